@@ -13,7 +13,14 @@ export const LOCALES = ['en', 'tr'] as const;
 export const LocaleSchema = z.enum(LOCALES);
 export type Locale = z.infer<typeof LocaleSchema>;
 
-export const CONDITIONS = ['EQUALS', 'NOT_EQUALS', 'CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH'] as const;
+export const CONDITIONS = [
+  'EQUALS',
+  'NOT_EQUALS',
+  'CONTAINS',
+  'NOT_CONTAINS',
+  'STARTS_WITH',
+  'ENDS_WITH',
+] as const;
 export const ConditionSchema = z.enum(CONDITIONS);
 export type Condition = z.infer<typeof ConditionSchema>;
 
@@ -80,7 +87,9 @@ export const CreateSessionRequestSchema = z
 export type CreateSessionRequest = z.input<typeof CreateSessionRequestSchema>;
 
 /** 8 alphanumeric characters (spec); the sandbox uses an unambiguous upper-case alphabet. */
-export const SessionCodeSchema = z.string().regex(/^[A-Za-z0-9]{8}$/, 'sessionCode must be 8 alphanumeric characters');
+export const SessionCodeSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9]{8}$/, 'sessionCode must be 8 alphanumeric characters');
 
 // The service's ids are UUID-shaped; z.guid() accepts any 8-4-4-4-12 hex id (no RFC variant check).
 const IdSchema = z.guid();
@@ -90,7 +99,9 @@ export const CreateSessionResponseSchema = z
     id: IdSchema,
     identificationId: IdSchema,
     sessionCode: SessionCodeSchema,
-    deepLink: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/app-url\/.+/i, 'deepLink must be <app_scheme>://app-url/…'),
+    deepLink: z
+      .string()
+      .regex(/^[a-z][a-z0-9+.-]*:\/\/app-url\/.+/i, 'deepLink must be <app_scheme>://app-url/…'),
     qrCodeLink: z.url({ protocol: /^https?$/ }),
     sessionPageLink: z.url({ protocol: /^https?$/ }),
     /** Not in the spec; the sandbox sends it. The kit computes it from `duration` when absent. */

@@ -1,4 +1,11 @@
-// CONTRACT STUB: the client helper replaces the bodies; the signatures are the contract.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { VerifyKitError } from './errors.js';
+
+/*
+ * Standard Webhooks v1 (https://www.standardwebhooks.com), DESIGN.md decision 13, on node:crypto.
+ * Secrets follow the `standardwebhooks` library: `whsec_<base64>`, the prefix being optional.
+ */
+
 /** Header values as Node gives them. */
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
@@ -28,17 +35,107 @@ export interface VerifiedWebhook {
   timestamp: number;
 }
 
+const SECRET_PREFIX = 'whsec_';
+const DEFAULT_TOLERANCE_SECONDS = 300;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const UNIX_SECONDS = /^[0-9]{1,15}$/;
+
 /** `whsec_` + base64 of 24 random bytes. */
 export function generateWebhookSecret(): string {
-  throw new Error('not implemented');
+  return SECRET_PREFIX + randomBytes(24).toString('base64');
 }
 
 /** The `webhook-signature` value: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
-export function signWebhook(_input: SignWebhookInput): string {
-  throw new Error('not implemented');
+export function signWebhook(input: SignWebhookInput): string {
+  if (!Number.isSafeInteger(input.timestamp) || input.timestamp < 0) {
+    throw new VerifyKitError(
+      'INVALID_OPTIONS',
+      'webhook timestamp must be a non-negative integer (Unix seconds)',
+    );
+  }
+  return `v1,${hmacBase64(decodeSecret(input.secret), input.id, String(input.timestamp), input.body)}`;
 }
 
 /** Throws VerifyKitError WEBHOOK_HEADERS_MISSING | WEBHOOK_TIMESTAMP_STALE | WEBHOOK_SIGNATURE_INVALID. */
-export function verifyWebhook(_input: VerifyWebhookInput): VerifiedWebhook {
-  throw new Error('not implemented');
+export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
+  const keys = (typeof input.secret === 'string' ? [input.secret] : [...input.secret]).map(decodeSecret);
+  if (keys.length === 0)
+    throw new VerifyKitError('INVALID_OPTIONS', 'at least one webhook secret is required');
+
+  const headers = lowerCaseKeys(input.headers);
+  const id = singleHeader(headers, 'webhook-id');
+  const timestampText = singleHeader(headers, 'webhook-timestamp');
+  const signatureText = headerList(headers, 'webhook-signature');
+  if (!id || !timestampText || !signatureText) {
+    throw new VerifyKitError(
+      'WEBHOOK_HEADERS_MISSING',
+      'webhook-id, webhook-timestamp and webhook-signature headers are required',
+    );
+  }
+  if (!UNIX_SECONDS.test(timestampText)) {
+    throw new VerifyKitError(
+      'WEBHOOK_HEADERS_MISSING',
+      'webhook-timestamp must be an integer (Unix seconds)',
+    );
+  }
+  const timestamp = Number(timestampText);
+  const now = input.now ?? Math.floor(Date.now() / 1000);
+  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (Math.abs(now - timestamp) > tolerance) {
+    throw new VerifyKitError(
+      'WEBHOOK_TIMESTAMP_STALE',
+      `webhook timestamp is more than ${tolerance} s away from now`,
+    );
+  }
+
+  const candidates = signatureText
+    .split(' ')
+    .filter((entry) => entry.startsWith('v1,'))
+    .map((entry) => Buffer.from(entry.slice(3), 'utf8'));
+  for (const key of keys) {
+    const expected = Buffer.from(hmacBase64(key, id, String(timestamp), input.body), 'utf8');
+    for (const candidate of candidates) {
+      if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) {
+        return { id, timestamp };
+      }
+    }
+  }
+  throw new VerifyKitError('WEBHOOK_SIGNATURE_INVALID', 'no webhook signature matched');
+}
+
+function hmacBase64(key: Buffer, id: string, timestamp: string, body: string | Uint8Array): string {
+  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
+}
+
+function decodeSecret(secret: string): Buffer {
+  const encoded =
+    typeof secret === 'string' && secret.startsWith(SECRET_PREFIX)
+      ? secret.slice(SECRET_PREFIX.length)
+      : secret;
+  if (typeof encoded !== 'string' || !BASE64.test(encoded)) {
+    throw new VerifyKitError('INVALID_OPTIONS', 'webhook secret must be whsec_<base64>');
+  }
+  const key = Buffer.from(encoded, 'base64');
+  if (key.length === 0) throw new VerifyKitError('INVALID_OPTIONS', 'webhook secret must not be empty');
+  return key;
+}
+
+function lowerCaseKeys(headers: WebhookHeaders): WebhookHeaders {
+  const out: WebhookHeaders = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** A header that must appear once; a repeated one counts as malformed. */
+function singleHeader(headers: WebhookHeaders, name: string): string | undefined {
+  const value = headers[name];
+  if (Array.isArray(value)) return value.length === 1 ? value[0]?.trim() : undefined;
+  return value?.trim();
+}
+
+/** webhook-signature may hold several space-separated entries, possibly over repeated headers. */
+function headerList(headers: WebhookHeaders, name: string): string | undefined {
+  const value = headers[name];
+  const joined = Array.isArray(value) ? value.join(' ') : value;
+  return joined?.trim().replace(/\s+/g, ' ');
 }

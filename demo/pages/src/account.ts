@@ -1,0 +1,28 @@
+import { api, ApiError, messageOf } from './api.js';
+import { $, loadMe } from './chrome.js';
+import type { DemoUser } from './types.js';
+
+async function main(): Promise<void> {
+  await loadMe();
+  const state = $('#account-state');
+  try {
+    const account = await api<{ user: DemoUser; verified: boolean }>('/api/demo/account');
+    state.textContent = `Welcome, ${account.user.name}. Your identity is verified, so your account is open.`;
+    $('#account-name').textContent = account.user.name;
+    $('#account-email').textContent = account.user.email;
+    $('#account-verified').textContent = 'Verified and approved by the identity verification service';
+    $('#account-details').hidden = false;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) {
+      state.textContent = 'Your verification is not approved (any more), so your account stays closed. ';
+      const link = document.createElement('a');
+      link.href = '/verify';
+      link.textContent = 'Verify your identity';
+      state.append(link);
+    } else {
+      state.textContent = messageOf(error);
+    }
+  }
+}
+
+void main();

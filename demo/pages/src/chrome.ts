@@ -1,0 +1,65 @@
+import { api, messageOf } from './api.js';
+import type { Me } from './types.js';
+import './styles.css';
+
+/*
+ * What every page shares: who is signed in, the navigation, sign-out, and a place for messages.
+ */
+
+export function $(selector: string): HTMLElement {
+  const element = document.querySelector<HTMLElement>(selector);
+  if (element === null) throw new Error(`missing ${selector}`);
+  return element;
+}
+
+export function showMessage(text: string, kind: 'error' | 'info' = 'error'): void {
+  const box = $('#message');
+  box.textContent = text;
+  box.className = `message message-${kind}`;
+  box.hidden = false;
+}
+
+export function clearMessage(): void {
+  $('#message').hidden = true;
+}
+
+export async function loadMe(): Promise<Me | undefined> {
+  try {
+    const me = await api<Me>('/api/demo/me');
+    renderHeader(me);
+    return me;
+  } catch (error) {
+    showMessage(messageOf(error));
+    return undefined;
+  }
+}
+
+function renderHeader(me: Me): void {
+  const who = document.querySelector<HTMLElement>('#who');
+  const signOut = document.querySelector<HTMLButtonElement>('#sign-out');
+  const nav = document.querySelector<HTMLElement>('#nav');
+  if (nav) nav.hidden = me.user === null;
+  if (who) who.textContent = me.user ? `Signed in as ${me.user.name}` : '';
+  if (signOut) {
+    signOut.hidden = me.user === null;
+    signOut.addEventListener('click', async () => {
+      try {
+        await api('/api/demo/sign-out', { method: 'POST', body: {} });
+        location.assign('/');
+      } catch (error) {
+        showMessage(messageOf(error));
+      }
+    });
+  }
+}
+
+/** Starts a new verification session for this browser session (the kit's restart). */
+export async function startOver(): Promise<void> {
+  await api('/identity/session', { method: 'POST', body: { restart: true } });
+}
+
+/** A same-origin path only: no open redirect from ?returnTo. */
+export function safeReturnTo(value: string | null, fallback: string): string {
+  if (value === null || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return fallback;
+  return value;
+}

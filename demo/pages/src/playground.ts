@@ -1,0 +1,185 @@
+import { api, ApiError, messageOf } from './api.js';
+import { $, clearMessage, loadMe, showMessage, startOver } from './chrome.js';
+import type { Criterion, Scenario } from './types.js';
+
+const CRITERION_TYPES = [
+  ['DOCUMENT_OWNER_NAME', 'Given name'],
+  ['DOCUMENT_OWNER_SURNAME', 'Surname'],
+  ['DOCUMENT_NUMBER', 'Document number'],
+  ['DOCUMENT_PERSONAL_NUMBER', 'Personal number'],
+  ['DOCUMENT_TYPE', 'Document type (I or P)'],
+  ['DOCUMENT_COUNTRY', 'Country (ISO alpha-3)'],
+] as const;
+const CONDITIONS = ['EQUALS', 'NOT_EQUALS', 'CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH'] as const;
+const DEFAULT_PHONE = '+90 555 010 00 00';
+
+const PRESETS: Record<string, Scenario> = {
+  approve: { contact: 'email', sendOTP: false, locale: 'en', duration: 30, approvalCriteria: [] },
+  'otp-email': { contact: 'email', sendOTP: true, locale: 'en', duration: 30, approvalCriteria: [] },
+  'otp-phone': { contact: 'phone', phoneNumber: DEFAULT_PHONE, sendOTP: true, locale: 'en', duration: 30, approvalCriteria: [] },
+  contactless: { contact: 'none', sendOTP: false, locale: 'en', duration: 30, approvalCriteria: [] },
+  turkish: {
+    contact: 'none',
+    sendOTP: false,
+    locale: 'tr',
+    duration: 30,
+    approvalCriteria: [
+      { type: 'DOCUMENT_OWNER_NAME', condition: 'EQUALS', value: 'seyma', rejectIfNotMet: true, accentInsensitive: true },
+      { type: 'DOCUMENT_OWNER_SURNAME', condition: 'EQUALS', value: 'isik', rejectIfNotMet: true, accentInsensitive: true },
+    ],
+  },
+  'passport-only': {
+    contact: 'email',
+    sendOTP: false,
+    locale: 'en',
+    duration: 30,
+    approvalCriteria: [{ type: 'DOCUMENT_TYPE', condition: 'EQUALS', value: 'P', rejectIfNotMet: true }],
+  },
+};
+
+const form = () => $('#scenario-form') as HTMLFormElement;
+
+function option(value: string, label: string): HTMLOptionElement {
+  const element = document.createElement('option');
+  element.value = value;
+  element.textContent = label;
+  return element;
+}
+
+function labelled<T extends HTMLElement>(element: T, label: string): T {
+  element.setAttribute('aria-label', label);
+  return element;
+}
+
+function criterionRow(criterion: Criterion, index: number): HTMLTableRowElement {
+  const row = document.createElement('tr');
+  row.className = 'criterion';
+  const type = labelled(document.createElement('select'), `Criterion ${index + 1}: field`);
+  type.name = 'type';
+  for (const [value, label] of CRITERION_TYPES) type.append(option(value, label));
+  type.value = criterion.type;
+  const condition = labelled(document.createElement('select'), `Criterion ${index + 1}: condition`);
+  condition.name = 'condition';
+  for (const value of CONDITIONS) condition.append(option(value, value.replace('_', ' ').toLowerCase()));
+  condition.value = criterion.condition;
+  const value = labelled(document.createElement('input'), `Criterion ${index + 1}: value`);
+  value.name = 'value';
+  value.value = criterion.value;
+  const reject = labelled(document.createElement('input'), `Criterion ${index + 1}: reject if not met`);
+  reject.type = 'checkbox';
+  reject.name = 'rejectIfNotMet';
+  reject.checked = criterion.rejectIfNotMet === true;
+  const accents = labelled(document.createElement('input'), `Criterion ${index + 1}: ignore accents and case`);
+  accents.type = 'checkbox';
+  accents.name = 'accentInsensitive';
+  accents.checked = criterion.accentInsensitive === true;
+  const remove = document.createElement('button');
+  remove.type = 'button';
+  remove.className = 'secondary';
+  remove.textContent = 'Remove';
+  remove.setAttribute('aria-label', `Remove criterion ${index + 1}`);
+  remove.addEventListener('click', () => {
+    renderCriteria(readCriteria().filter((_, i) => i !== index));
+  });
+  for (const control of [type, condition, value, reject, accents, remove]) {
+    const cell = document.createElement('td');
+    cell.append(control);
+    row.append(cell);
+  }
+  return row;
+}
+
+function renderCriteria(criteria: readonly Criterion[]): void {
+  $('#criteria').replaceChildren(...criteria.map(criterionRow));
+}
+
+function readCriteria(): Criterion[] {
+  return [...document.querySelectorAll<HTMLTableRowElement>('#criteria tr.criterion')].map((row) => {
+    const field = <T extends HTMLElement>(name: string) => row.querySelector(`[name="${name}"]`) as T;
+    return {
+      type: field<HTMLSelectElement>('type').value,
+      condition: field<HTMLSelectElement>('condition').value,
+      value: field<HTMLInputElement>('value').value,
+      rejectIfNotMet: field<HTMLInputElement>('rejectIfNotMet').checked,
+      accentInsensitive: field<HTMLInputElement>('accentInsensitive').checked,
+    };
+  });
+}
+
+function fill(scenario: Scenario): void {
+  const f = form();
+  for (const radio of f.querySelectorAll<HTMLInputElement>('input[name="contact"]')) {
+    radio.checked = radio.value === scenario.contact;
+  }
+  ($('#phone-number') as HTMLInputElement).value = scenario.phoneNumber ?? DEFAULT_PHONE;
+  ($('#send-otp') as HTMLInputElement).checked = scenario.sendOTP;
+  ($('#locale') as HTMLSelectElement).value = scenario.locale;
+  ($('#duration') as HTMLInputElement).value = String(scenario.duration);
+  renderCriteria(scenario.approvalCriteria);
+}
+
+function read(): Record<string, unknown> {
+  const contact = form().querySelector<HTMLInputElement>('input[name="contact"]:checked')?.value ?? 'email';
+  const phoneNumber = ($('#phone-number') as HTMLInputElement).value.trim();
+  return {
+    contact,
+    sendOTP: ($('#send-otp') as HTMLInputElement).checked,
+    ...(contact === 'phone' && phoneNumber !== '' ? { phoneNumber } : {}),
+    locale: ($('#locale') as HTMLSelectElement).value,
+    duration: Number(($('#duration') as HTMLInputElement).value),
+    approvalCriteria: readCriteria(),
+  };
+}
+
+async function save(): Promise<boolean> {
+  clearMessage();
+  try {
+    await api('/api/demo/scenario', { method: 'PUT', body: read() });
+    return true;
+  } catch (error) {
+    const details = error instanceof ApiError ? error.details : [];
+    if (details.length > 0) {
+      const lines = details.map((d) => `${humanPath(d.path ?? '')}${d.message ?? ''}`);
+      showMessage(`The scenario was not saved: ${lines.join('; ')}.`);
+    } else {
+      showMessage(messageOf(error));
+    }
+    return false;
+  }
+}
+
+function humanPath(path: string): string {
+  const criterion = /^approvalCriteria\.(\d+)\.?(\w*)$/.exec(path);
+  if (criterion) return `criterion ${Number(criterion[1]) + 1}${criterion[2] ? ` (${criterion[2]})` : ''}: `;
+  return path === '' ? '' : `${path}: `;
+}
+
+async function main(): Promise<void> {
+  const me = await loadMe();
+  if (me === undefined || me.user === null) return;
+  fill(me.scenario);
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-preset]')) {
+    button.addEventListener('click', () => {
+      const preset = PRESETS[button.dataset.preset ?? ''];
+      if (preset) fill(preset);
+    });
+  }
+  $('#add-criterion').addEventListener('click', () => {
+    renderCriteria([...readCriteria(), { type: 'DOCUMENT_OWNER_NAME', condition: 'EQUALS', value: '' }]);
+  });
+  $('#save-only').addEventListener('click', async () => {
+    if (await save()) showMessage('Saved. The next new session uses this scenario.', 'info');
+  });
+  form().addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (!(await save())) return;
+    try {
+      await startOver();
+      location.assign('/verify');
+    } catch (error) {
+      showMessage(messageOf(error));
+    }
+  });
+}
+
+void main();

@@ -1,0 +1,3 @@
+import { loadMe } from './chrome.js';
+
+void loadMe();

@@ -1,0 +1,42 @@
+/** The demo API's shapes, as the pages see them. */
+
+export interface DemoUser {
+  name: string;
+  email: string;
+}
+
+export interface Criterion {
+  type: string;
+  condition: string;
+  value: string;
+  rejectIfNotMet?: boolean;
+  accentInsensitive?: boolean;
+}
+
+export interface Scenario {
+  contact: 'email' | 'phone' | 'none';
+  sendOTP: boolean;
+  phoneNumber?: string;
+  locale: 'en' | 'tr';
+  duration: number;
+  approvalCriteria: Criterion[];
+}
+
+export interface Me {
+  user: DemoUser | null;
+  scenario: Scenario;
+  upstream: { kind: 'sandbox' | 'service'; simulator: boolean };
+}
+
+export type ActivityEntry =
+  | {
+      kind: 'webhook';
+      at: string;
+      type?: string;
+      status?: string;
+      signature: 'valid' | 'invalid' | 'not_checked';
+      signatureProblem?: string;
+      kitAnswer: number;
+    }
+  | { kind: 'status_call'; at: string; method: string; path: string; outcome: number | string }
+  | { kind: 'gate'; at: string; path: string; answer: number };

@@ -1,0 +1,116 @@
+import type { VerifyKit } from '@verify-kit/express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
+import session, { type Store } from 'express-session';
+import type { ActivityLog } from './activity-log.js';
+import { type BoundSession, demoApi, requireSignedIn, SESSION_COOKIE_NAME } from './demo-api.js';
+import { jsonErrorHandler, requireSameOriginJson, sendError } from './http-errors.js';
+import { humaneGateFailures, requireSignedInPage, sendPage, staticAssets } from './pages.js';
+import { securityHeaders } from './security-headers.js';
+import { recordWebhooks } from './webhook-recorder.js';
+import './session-data.js';
+
+export interface DemoAppOptions {
+  kit: VerifyKit;
+  activity: ActivityLog;
+  boundSession: (req: Request) => BoundSession | undefined;
+  webhookSecret: string | undefined;
+  /** The embedded sandbox's base URL (its simulator is framed), undefined against a real service. */
+  sandboxUrl: string | undefined;
+  sessionStore: Store | undefined;
+  sessionSecret: string;
+  /** Express's `trust proxy` setting, for a demo behind an HTTPS reverse proxy. */
+  trustProxy: string | undefined;
+  publicDir: string;
+}
+
+const EIGHT_HOURS_MS = 8 * 60 * 60 * 1000;
+
+export function createDemoApp(options: DemoAppOptions): Express {
+  const { kit, activity, boundSession, publicDir } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  if (options.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(options.trustProxy));
+
+  app.use(securityHeaders(options.sandboxUrl === undefined ? undefined : new URL(options.sandboxUrl).origin));
+  app.use(staticAssets(publicDir));
+
+  // As express-session's README recommends: a secret, no resave, no empty sessions, an
+  // httpOnly SameSite=Lax cookie that is Secure whenever the request came over HTTPS.
+  app.use(
+    session({
+      name: SESSION_COOKIE_NAME,
+      secret: options.sessionSecret,
+      ...(options.sessionStore === undefined ? {} : { store: options.sessionStore }),
+      resave: false,
+      saveUninitialized: false,
+      cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: EIGHT_HOURS_MS },
+    }),
+  );
+
+  // The kit: its protocol routes for the widget, and its webhook receiver (observed for the playground).
+  app.post('/identity/webhook', ...recordWebhooks(options.webhookSecret, activity));
+  app.use('/identity', signedInExceptWebhook, kit.router);
+
+  const recordGate: RequestHandler = (req, res, next) => {
+    res.on('finish', () => {
+      const bound = boundSession(req);
+      if (bound === undefined) return;
+      activity.add(bound.identificationId, {
+        kind: 'gate',
+        at: new Date().toISOString(),
+        path: req.path,
+        answer: res.statusCode,
+      });
+    });
+    next();
+  };
+
+  // The demo's JSON API; its gated part answers 403 JSON through the same gate.
+  app.use('/api/demo', requireSameOriginJson, express.json({ limit: '32kb' }));
+  app.get('/api/demo/account', requireSignedIn, recordGate, kit.requireApproved(), (req, res) => {
+    res.json({ user: req.session.user, verified: true });
+  });
+  app.use(
+    '/api/demo',
+    demoApi({
+      activity,
+      boundSession,
+      simulatorBaseUrl: options.sandboxUrl,
+      upstreamKind: options.sandboxUrl === undefined ? 'service' : 'sandbox',
+    }),
+  );
+  app.use('/api', (_req, res) => sendError(res, 404, 'NOT_FOUND', 'there is no such API endpoint'));
+
+  // Pages.
+  app.get('/', sendPage(publicDir, 'signIn'));
+  app.get('/verify', requireSignedInPage, sendPage(publicDir, 'verify'));
+  app.get('/playground', requireSignedInPage, sendPage(publicDir, 'playground'));
+  app.get(
+    '/account',
+    requireSignedInPage,
+    recordGate,
+    humaneGateFailures(publicDir),
+    kit.requireApproved({ redirectTo: '/verify' }),
+    sendPage(publicDir, 'account'),
+  );
+
+  app.use((req, res) => {
+    if (req.accepts(['json', 'html']) === 'html') return sendPage(publicDir, 'notFound', 404)(req, res, () => {});
+    sendError(res, 404, 'NOT_FOUND', 'there is nothing at this address');
+  });
+  app.use(jsonErrorHandler);
+  return app;
+}
+
+/** The widget's routes need a signed-in person (sessionOptions uses the account's e-mail); webhooks come from the service. */
+const signedInExceptWebhook: RequestHandler = (req, res, next) => {
+  if (req.path === '/webhook') return next();
+  requireSignedIn(req, res, next);
+};
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

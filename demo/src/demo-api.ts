@@ -1,0 +1,110 @@
+import { type Request, type RequestHandler, Router } from 'express';
+import { z } from 'zod';
+import type { ActivityLog } from './activity-log.js';
+import { sendError, sendValidationError } from './http-errors.js';
+import { DEFAULT_SCENARIO, ScenarioSchema } from './scenario.js';
+import type { DemoUser } from './session-data.js';
+
+/*
+ * The demo's own JSON API under /api/demo: sign in and out, the playground's scenario, the
+ * simulator address of the bound session and the activity log. Inputs validated with zod.
+ */
+
+const SignInSchema = z.strictObject({
+  name: z.string().trim().min(1, 'enter a name').max(100),
+  email: z.email('enter an e-mail address like ada@example.com').max(254),
+});
+
+export interface BoundSession {
+  verificationSessionId: string;
+  identificationId: string;
+}
+
+export interface DemoApiOptions {
+  activity: ActivityLog;
+  /** The kit's binding of this browser session, if any. */
+  boundSession: (req: Request) => BoundSession | undefined;
+  /** Base URL of the embedded sandbox (its simulator), undefined against a real service. */
+  simulatorBaseUrl: string | undefined;
+  upstreamKind: 'sandbox' | 'service';
+}
+
+export const requireSignedIn: RequestHandler = (req, res, next) => {
+  if (req.session.user === undefined) {
+    return sendError(res, 401, 'SIGN_IN_REQUIRED', 'please sign in first');
+  }
+  next();
+};
+
+function regenerate(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+}
+
+function destroy(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+}
+
+export function demoApi(options: DemoApiOptions): Router {
+  const router = Router();
+
+  router.get('/me', (req, res) => {
+    res.json({
+      user: req.session.user ?? null,
+      scenario: req.session.scenario ?? DEFAULT_SCENARIO,
+      upstream: { kind: options.upstreamKind, simulator: options.simulatorBaseUrl !== undefined },
+    });
+  });
+
+  router.post('/sign-in', async (req, res) => {
+    const parsed = SignInSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return sendValidationError(res, parsed.error);
+    // A new session id at sign-in (no fixation); it also drops any earlier binding.
+    await regenerate(req);
+    const user: DemoUser = { name: parsed.data.name, email: parsed.data.email };
+    req.session.user = user;
+    res.json({ user });
+  });
+
+  router.post('/sign-out', async (req, res) => {
+    await destroy(req);
+    res.clearCookie(SESSION_COOKIE_NAME, { path: '/' });
+    res.status(204).end();
+  });
+
+  router.get('/scenario', requireSignedIn, (req, res) => {
+    res.json({ scenario: req.session.scenario ?? DEFAULT_SCENARIO });
+  });
+
+  router.put('/scenario', requireSignedIn, (req, res) => {
+    const parsed = ScenarioSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return sendValidationError(res, parsed.error);
+    req.session.scenario = parsed.data;
+    res.json({ scenario: parsed.data });
+  });
+
+  router.get('/simulator-url', requireSignedIn, (req, res) => {
+    if (options.simulatorBaseUrl === undefined) {
+      return sendError(res, 404, 'NO_SIMULATOR', 'this demo talks to a real service: use the mobile app itself');
+    }
+    const bound = options.boundSession(req);
+    if (bound === undefined) {
+      return sendError(res, 404, 'NO_SESSION', 'no verification has been started yet');
+    }
+    const url = new URL(`app/verification-session/${encodeURIComponent(bound.verificationSessionId)}`, withSlash(options.simulatorBaseUrl));
+    res.json({ url: url.href });
+  });
+
+  router.get('/activity', requireSignedIn, (req, res) => {
+    const bound = options.boundSession(req);
+    if (bound === undefined) return res.json({ identificationId: null, entries: [] });
+    res.json({ identificationId: bound.identificationId, entries: options.activity.of(bound.identificationId) });
+  });
+
+  return router;
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+export const SESSION_COOKIE_NAME = 'verify-kit-demo.sid';

@@ -1,0 +1,64 @@
+import { ApprovalCriterionSchema, LocaleSchema, MAX_DURATION_MINUTES, PhoneNumberSchema } from '@verify-kit/client';
+import { z } from 'zod';
+
+/*
+ * The criteria playground's settings, kept in the user's session and turned into the kit's
+ * sessionOptions when a verification session is created.
+ */
+
+export const CONTACT_CHOICES = ['email', 'phone', 'none'] as const;
+
+export const ScenarioSchema = z
+  .strictObject({
+    /** Which contact detail the session carries: the account's e-mail, a phone number, or none. */
+    contact: z.enum(CONTACT_CHOICES),
+    /** Validate the contact with a one-time password in the app. */
+    sendOTP: z.boolean(),
+    phoneNumber: PhoneNumberSchema.optional(),
+    locale: LocaleSchema,
+    duration: z.int().min(1).max(MAX_DURATION_MINUTES),
+    approvalCriteria: z.array(ApprovalCriterionSchema).max(10),
+  })
+  .superRefine((s, ctx) => {
+    if (s.contact === 'phone' && s.phoneNumber === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'give a phone number to use the phone as contact' });
+    }
+    if (s.contact === 'none' && s.sendOTP) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sendOTP'],
+        message: 'a one-time password needs a contact detail: choose e-mail or phone, or turn the OTP off',
+      });
+    }
+  });
+export type Scenario = z.infer<typeof ScenarioSchema>;
+
+/** The demo account's e-mail is taken as already confirmed, so one click gets a person through. */
+export const DEFAULT_SCENARIO: Scenario = {
+  contact: 'email',
+  sendOTP: false,
+  locale: 'en',
+  duration: 30,
+  approvalCriteria: [],
+};
+
+export interface SessionOptionsFromScenario {
+  email?: string;
+  phoneNumber?: string;
+  sendOTP: boolean;
+  locale: Scenario['locale'];
+  duration: number;
+  approvalCriteria?: Scenario['approvalCriteria'];
+}
+
+export function sessionOptionsFor(scenario: Scenario, user: { email: string }): SessionOptionsFromScenario {
+  const options: SessionOptionsFromScenario = {
+    sendOTP: scenario.sendOTP,
+    locale: scenario.locale,
+    duration: scenario.duration,
+  };
+  if (scenario.contact === 'email') options.email = user.email;
+  if (scenario.contact === 'phone' && scenario.phoneNumber !== undefined) options.phoneNumber = scenario.phoneNumber;
+  if (scenario.approvalCriteria.length > 0) options.approvalCriteria = scenario.approvalCriteria;
+  return options;
+}

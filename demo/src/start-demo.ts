@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { VerifyKitError } from '@verify-kit/client';
+import { createVerifyKit } from '@verify-kit/express';
+import { ActivityLog } from './activity-log.js';
+import { createDemoApp } from './app.js';
+import { boundSessionOf } from './bound-session.js';
+import { observeUpstreamReads } from './observe-upstream.js';
+import { assertPagesBuilt } from './pages.js';
+import { type SessionOptionsFromScenario, DEFAULT_SCENARIO, sessionOptionsFor } from './scenario.js';
+import { createSessionStore } from './session-store.js';
+import { type RemoteUpstreamOptions, remoteUpstream, type SandboxHandle, startEmbeddedSandbox, type Upstream } from './upstream.js';
+
+export interface DemoOptions {
+  /** Default 3000; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** A real service instead of the embedded sandbox. */
+  upstream?: RemoteUpstreamOptions;
+  /** The embedded sandbox's automatic review delay. */
+  reviewDelayMs?: number;
+  workflowId?: string;
+  /** Signs the session cookie; a random one per start when absent (sessions then end with the process). */
+  sessionSecret?: string;
+  /** connect-redis instead of the MemoryStore. */
+  redisUrl?: string;
+  /** Express's `trust proxy`, e.g. `1` behind one HTTPS reverse proxy. */
+  trustProxy?: string;
+  /** Where the built pages are; default demo/dist/public. */
+  publicDir?: string;
+}
+
+export interface RunningDemo {
+  /** The one address a person opens. */
+  url: string;
+  port: number;
+  upstream: { kind: 'sandbox' | 'service'; baseUrl: string };
+  /** The embedded sandbox (tests drive its control API), undefined against a real service. */
+  sandbox: SandboxHandle | undefined;
+  sessionStore: string;
+  close(): Promise<void>;
+}
+
+const demoRoot = fileURLToPath(new URL(import.meta.url.includes('/dist/server/') ? '../../' : '../', import.meta.url));
+export const DEFAULT_PUBLIC_DIR = path.join(demoRoot, 'dist', 'public');
+
+export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
+  const publicDir = options.publicDir ?? DEFAULT_PUBLIC_DIR;
+  assertPagesBuilt(publicDir);
+  const host = options.host ?? '127.0.0.1';
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn();
+  };
+
+  // Listen first: the embedded sandbox needs the demo's webhook address when it starts.
+  const server = http.createServer();
+  server.listen(options.port ?? 3000, host);
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${urlHost(host)}:${port}`;
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+
+  try {
+    let upstream: Upstream;
+    if (options.upstream !== undefined) {
+      upstream = remoteUpstream(options.upstream);
+    } else {
+      upstream = await startEmbeddedSandbox({
+        host: '127.0.0.1',
+        webhookUrl: `http://${urlHost(loopbackOf(host))}:${port}/identity/webhook`,
+        ...(options.reviewDelayMs === undefined ? {} : { reviewDelayMs: options.reviewDelayMs }),
+      });
+    }
+    cleanups.push(() => upstream.close());
+
+    const activity = new ActivityLog();
+    cleanups.push(observeUpstreamReads(upstream.baseUrl, activity));
+
+    const kit = createVerifyKit({
+      baseUrl: upstream.baseUrl,
+      apiKey: upstream.apiKey,
+      workflowId: options.workflowId ?? 'default',
+      sessionOptions: (req): SessionOptionsFromScenario => {
+        const user = req.session.user;
+        if (user === undefined) throw new VerifyKitError('SIGN_IN_REQUIRED', 'please sign in first', { status: 401 });
+        return sessionOptionsFor(req.session.scenario ?? DEFAULT_SCENARIO, user);
+      },
+      ...(upstream.webhookSecret === undefined ? {} : { webhookSecret: upstream.webhookSecret }),
+    });
+    cleanups.push(() => kit.close());
+
+    const store = await createSessionStore(options.redisUrl);
+    cleanups.push(() => store.close());
+
+    const app = createDemoApp({
+      kit,
+      activity,
+      boundSession: boundSessionOf,
+      webhookSecret: upstream.webhookSecret,
+      sandboxUrl: upstream.sandbox?.url,
+      sessionStore: store.store,
+      sessionSecret: options.sessionSecret ?? randomBytes(32).toString('base64url'),
+      trustProxy: options.trustProxy,
+      publicDir,
+    });
+    server.on('request', app);
+
+    return {
+      url,
+      port,
+      upstream: { kind: upstream.sandbox === undefined ? 'service' : 'sandbox', baseUrl: upstream.baseUrl },
+      sandbox: upstream.sandbox,
+      sessionStore: store.description,
+      close: cleanup,
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function loopbackOf(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '::1';
+  return host;
+}

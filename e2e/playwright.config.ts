@@ -1,0 +1,25 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumExecutable } from './support/chromium.js';
+
+// The demo (with its embedded sandbox) is started once by the global setup on random ports;
+// each test has its own browser context, so its own signed-in person and verification session.
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './artifacts/test-results',
+  globalSetup: './support/global-setup.ts',
+  workers: 2,
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS },
+    viewport: { width: 1280, height: 900 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+  },
+});

@@ -1,0 +1,44 @@
+import { test as base, expect } from '@playwright/test';
+import { LeakWatch } from './leak-watch.js';
+import type { SandboxControl } from './sandbox-control.js';
+
+export interface DemoUnderTest {
+  url: string;
+  sandbox: SandboxControl;
+}
+
+function demoFromEnv(): DemoUnderTest {
+  const url = process.env.E2E_DEMO_URL;
+  const sandboxUrl = process.env.E2E_SANDBOX_URL;
+  const apiKey = process.env.E2E_SANDBOX_API_KEY;
+  if (!url || !sandboxUrl || !apiKey) throw new Error('the global setup did not start the demo (E2E_DEMO_URL unset)');
+  return { url, sandbox: { url: sandboxUrl, apiKey } };
+}
+
+/**
+ * Every test gets the shared demo and a watch on every response its browser context receives:
+ * after the test, not one of them may contain the API key.
+ */
+export const test = base.extend<{ demo: DemoUnderTest; leakWatch: LeakWatch }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+  demo: async ({}, use) => {
+    await use(demoFromEnv());
+  },
+  baseURL: async ({ demo }, use) => {
+    await use(demo.url);
+  },
+  leakWatch: [
+    async ({ context, demo }, use) => {
+      const watch = new LeakWatch(context, [demo.sandbox.apiKey]);
+      await use(watch);
+      // Close the pages first so open long-polls end instead of being waited for.
+      for (const page of context.pages()) await page.close();
+      const leaks = await watch.settle();
+      expect(watch.checked, 'responses checked for the API key').toBeGreaterThan(0);
+      expect(leaks, 'responses that carried the API key').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

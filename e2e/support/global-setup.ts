@@ -1,0 +1,14 @@
+import { startDemo } from '@verify-kit/demo';
+
+/**
+ * Starts the demo exactly as `pnpm demo` does (startDemo, with its embedded sandbox), on random
+ * ports and with a short review delay; the tests find it through the environment.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const demo = await startDemo({ port: 0, reviewDelayMs: 50 });
+  if (demo.sandbox === undefined) throw new Error('the e2e suite needs the embedded sandbox');
+  process.env.E2E_DEMO_URL = demo.url;
+  process.env.E2E_SANDBOX_URL = demo.sandbox.url;
+  process.env.E2E_SANDBOX_API_KEY = demo.sandbox.apiKey;
+  return () => demo.close();
+}

@@ -1,0 +1,73 @@
+import { expect, test } from '../support/fixtures.js';
+import {
+  activity,
+  continueToAccount,
+  expectGateShut,
+  expectPhase,
+  phone,
+  runScenario,
+  signIn,
+  snap,
+  submitDocument,
+} from '../support/flow.js';
+
+test('Turkish criteria met accent-insensitively: “ŞEYMA IŞIK” on the card, “seyma isik” required', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/playground');
+  await page.getByRole('button', { name: 'Turkish name, accent-insensitive', exact: true }).click();
+  await expect(page.getByLabel('Criterion 1: value')).toHaveValue('seyma');
+  await expect(page.getByLabel('Criterion 2: value')).toHaveValue('isik');
+  await expect(page.getByLabel('Criterion 1: ignore accents and case')).toBeChecked();
+  await expect(page.getByLabel('Criterion 1: reject if not met')).toBeChecked();
+  await snap(page, 'playground', { docs: true });
+  await page.getByRole('button', { name: 'Save and run' }).click();
+  await page.waitForURL(/\/verify$/);
+
+  // The scenario's locale reaches the widget and the app.
+  await expect(page.locator('verify-identity [part="base"]')).toHaveAttribute('lang', 'tr');
+  await expect(phone(page).locator('html')).toHaveAttribute('lang', 'tr');
+
+  await submitDocument(phone(page), { preset: 'tr-id-card' });
+  await expectPhase(page, 'approved');
+
+  // Webhooks arrived with a valid signature and were accepted by the kit.
+  await expect
+    .poll(async () => (await activity(page.request)).some((e) => e.kind === 'webhook' && e.type === 'identification.approved'))
+    .toBe(true);
+  const webhooks = (await activity(page.request)).filter((e) => e.kind === 'webhook');
+  expect(webhooks.every((e) => e.signature === 'valid' && e.kitAnswer === 204)).toBe(true);
+  await expect(page.locator('#activity')).toContainText('signature valid');
+  await snap(page, 'verify-activity', { docs: true });
+
+  await continueToAccount(page);
+});
+
+test('a rejectIfNotMet criterion not met: rejected, and the gate stays shut', async ({ page }) => {
+  await signIn(page);
+  await runScenario(page, 'Passports only (reject otherwise)');
+  // An ID card, although only passports are accepted.
+  await submitDocument(phone(page), { preset: 'tr-id-card', scenario: 'approve' });
+  await expectPhase(page, 'rejected');
+  await snap(page, 'verify-rejected');
+  await expectGateShut(page);
+  await expectPhase(page, 'rejected');
+});
+
+test('a criterion not met without rejectIfNotMet goes to manual review, not approval', async ({ page }) => {
+  await signIn(page);
+  await runScenario(page, 'Turkish name, accent-insensitive', async (p) => {
+    await p.getByLabel('Criterion 2: reject if not met').uncheck();
+  });
+  // ŞEYMA YILMAZ: the given name matches, the surname does not.
+  await submitDocument(phone(page), { preset: 'tr-id-card-other-surname' });
+  await expectPhase(page, 'in_review');
+  await expectGateShut(page);
+});
+
+test('the playground refuses an invalid scenario with a readable message', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/playground');
+  await page.getByLabel('Duration in minutes (1 to 1440)').fill('0');
+  await page.getByRole('button', { name: 'Save only' }).click();
+  await expect(page.getByRole('alert')).toContainText('The scenario was not saved: duration:');
+});

@@ -1,0 +1,84 @@
+import { startDemo } from '@verify-kit/demo';
+import { expect, test } from '../support/fixtures.js';
+import {
+  activity,
+  continueToAccount,
+  expectGateOpen,
+  expectGateShut,
+  expectPhase,
+  phone,
+  signIn,
+  snap,
+  submitDocument,
+  widget,
+} from '../support/flow.js';
+
+const upstreamReads = async (page: import('@playwright/test').Page) =>
+  (await activity(page.request)).filter((e) => e.kind === 'status_call').length;
+
+test('the gate re-reads the status on every visit, and follows the current session', async ({ page }) => {
+  await signIn(page);
+  await submitDocument(phone(page));
+  await expectPhase(page, 'approved');
+  await continueToAccount(page);
+
+  // Each visit reaches the service again: no approval is cached.
+  const before = await upstreamReads(page);
+  await expectGateOpen(page);
+  await expectGateOpen(page);
+  await expect.poll(() => upstreamReads(page)).toBeGreaterThanOrEqual(before + 2);
+
+  // The sandbox cannot change a final decision, so the decision that changes is the session's:
+  // starting over binds a new, unreviewed session, and the very next visit is refused.
+  await page.goto('/verify');
+  await page.getByRole('button', { name: 'Start over with a new session' }).click();
+  await expectPhase(page, 'awaiting_user');
+  await expectGateShut(page);
+
+  await submitDocument(phone(page), { scenario: 'reject' });
+  await expectPhase(page, 'rejected');
+  await expectGateShut(page);
+});
+
+test('the upstream down: a clear error, and the gate stays shut', async ({ browser }) => {
+  // Its own demo and sandbox, so stopping the service does not disturb the other tests.
+  const demo = await startDemo({ port: 0, reviewDelayMs: 50 });
+  const sandbox = demo.sandbox;
+  if (sandbox === undefined) throw new Error('expected the embedded sandbox');
+  const context = await browser.newContext({ baseURL: demo.url });
+  const { LeakWatch } = await import('../support/leak-watch.js');
+  const watch = new LeakWatch(context, [sandbox.apiKey]);
+  try {
+    const page = await context.newPage();
+    await signIn(page);
+    await submitDocument(phone(page));
+    await expectPhase(page, 'approved');
+    await continueToAccount(page);
+
+    await sandbox.close();
+
+    // The gate fails closed with words a person can read, never the account.
+    const response = await page.goto('/account');
+    expect(response?.status()).toBe(503);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('The identity verification service is not reachable');
+    await expect(page.locator('body')).not.toContainText('Your identity is verified');
+    await snap(page, 'account-upstream-down');
+    expect((await page.request.get('/api/demo/account')).status()).toBe(503);
+
+    // The verify page says the same in the widget.
+    await page.goto('/verify');
+    await page.getByRole('button', { name: 'Start over with a new session' }).click();
+    await expect(page.getByRole('alert')).toContainText('cannot be reached');
+    await page.reload();
+    await expect(widget(page).locator('[part="title"]')).toHaveText('Something went wrong');
+    await expect(widget(page)).toContainText('The verification service is not available right now');
+    await snap(page, 'verify-upstream-down');
+  } finally {
+    for (const page of context.pages()) await page.close();
+    const leaks = await watch.settle();
+    await context.close();
+    await demo.close();
+    expect(watch.checked).toBeGreaterThan(0);
+    expect(leaks).toEqual([]);
+  }
+});

@@ -1,0 +1,65 @@
+import { expect, test } from '../support/fixtures.js';
+import {
+  boundIds,
+  continueToAccount,
+  expectGateShut,
+  expectPhase,
+  phone,
+  runScenario,
+  sessionCodeOf,
+  signIn,
+  snap,
+  submitDocument,
+  widget,
+} from '../support/flow.js';
+import { advanceClock, decide } from '../support/sandbox-control.js';
+
+test('manual review, then a reviewer approves', async ({ page, demo }) => {
+  await signIn(page);
+  await submitDocument(phone(page), { scenario: 'manual_review' });
+  await expectPhase(page, 'in_review');
+  await snap(page, 'verify-in-review');
+  await expectGateShut(page);
+
+  const { identificationId } = await boundIds(page.request);
+  await decide(demo.sandbox, identificationId, 'APPROVED');
+  await expectPhase(page, 'approved');
+  await continueToAccount(page);
+});
+
+test('resubmission required, then the person submits again and is approved', async ({ page }) => {
+  await signIn(page);
+  const app = phone(page);
+  await submitDocument(app, { scenario: 'resubmit' });
+  await expectPhase(page, 'resubmission_required');
+  await expectGateShut(page);
+  await expectPhase(page, 'resubmission_required');
+
+  await expect(app.getByTestId('resubmit-note')).toBeVisible();
+  await submitDocument(app, { scenario: 'approve' });
+  await expectPhase(page, 'approved');
+  await continueToAccount(page);
+});
+
+test('expiry: the session runs out, the gate stays shut, a new session gets through', async ({ page, demo }) => {
+  await signIn(page);
+  await runScenario(page, 'Plain approval', async (p) => {
+    await p.getByLabel('Duration in minutes (1 to 1440)').fill('1');
+  });
+  await expectPhase(page, 'awaiting_user');
+  const firstCode = await sessionCodeOf(page);
+
+  // Past the one-minute duration on the sandbox's clock (the demo's kit follows that clock).
+  await advanceClock(demo.sandbox, 61_000);
+  await expectPhase(page, 'expired');
+  await snap(page, 'verify-expired');
+  await expectGateShut(page);
+
+  await expectPhase(page, 'expired');
+  await widget(page).getByRole('button', { name: 'Start a new verification' }).click();
+  await expectPhase(page, 'awaiting_user');
+  expect(await sessionCodeOf(page)).not.toBe(firstCode);
+  await submitDocument(phone(page));
+  await expectPhase(page, 'approved');
+  await continueToAccount(page);
+});

@@ -1,0 +1,91 @@
+import type { Dispatcher } from 'undici';
+import { z } from 'zod';
+import { VerifyKitError } from './errors.js';
+
+export interface ClientOptions {
+  /** The service's base address, e.g. https://idv.example.com (no /api/v1). May carry a path prefix. */
+  baseUrl: string;
+  apiKey: string;
+  /** Per attempt, connection + headers + body. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Extra attempts of a safe call (getIdentification, verify). Default 2. Session creation is never retried blindly. */
+  retries?: number;
+  /** Backoff base and cap in ms (full jitter). Defaults 100 and 2 000. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** An undici Dispatcher (Agent/Pool/MockAgent). Default: a keep-alive Pool of the client's own. */
+  dispatcher?: Dispatcher;
+}
+
+export interface ResolvedClientOptions {
+  /** Normalised: no trailing slash. */
+  baseUrl: string;
+  origin: string;
+  apiKey: string;
+  timeoutMs: number;
+  retries: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  dispatcher: Dispatcher | undefined;
+}
+
+function parseBaseUrl(value: string): URL | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Header-safe: printable ASCII, no surrounding blanks. Messages never show the value.
+const API_KEY = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+const ClientOptionsSchema = z.object({
+  baseUrl: z
+    .string()
+    .refine((v) => parseBaseUrl(v) !== undefined, 'must be an absolute http(s) URL')
+    .refine((v) => {
+      const url = parseBaseUrl(v);
+      return (
+        url === undefined ||
+        (url.search === '' && url.hash === '' && url.username === '' && url.password === '')
+      );
+    }, 'must not carry a query, a fragment or credentials'),
+  apiKey: z
+    .string('must be a string')
+    .min(1, { error: 'must not be empty', abort: true })
+    .regex(API_KEY, 'must be printable ASCII'),
+  timeoutMs: z.int().min(1).max(600_000).default(10_000),
+  retries: z.int().min(0).max(10).default(2),
+  retryBaseMs: z.int().min(0).max(60_000).default(100),
+  retryMaxMs: z.int().min(0).max(600_000).default(2_000),
+  dispatcher: z
+    .custom<Dispatcher>(
+      (v) =>
+        typeof v === 'object' && v !== null && typeof (v as { dispatch?: unknown }).dispatch === 'function',
+      'must be an undici Dispatcher',
+    )
+    .optional(),
+});
+
+/** Validates once, at creation. Unknown keys are ignored. Throws INVALID_OPTIONS naming the option. */
+export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
+  const parsed = ClientOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.'),
+      message: issue.message,
+    }));
+    const summary = details.map((d) => (d.path === '' ? d.message : `${d.path} ${d.message}`)).join('; ');
+    throw new VerifyKitError('INVALID_OPTIONS', `invalid client options: ${summary}`, { details });
+  }
+  const url = parseBaseUrl(parsed.data.baseUrl)!;
+  const pathPrefix = url.pathname.replace(/\/+$/, '');
+  return {
+    ...parsed.data,
+    baseUrl: url.origin + pathPrefix,
+    origin: url.origin,
+    dispatcher: parsed.data.dispatcher,
+  };
+}

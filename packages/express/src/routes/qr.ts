@@ -1,0 +1,38 @@
+import type { RequestHandler } from 'express';
+import QRCode from 'qrcode';
+import { readBinding, sessionOf } from '../binding.js';
+import type { KitCore } from '../core.js';
+import { BoundedMap } from '../lru.js';
+import { noVerification } from './status.js';
+
+const MAX_AGE_CAP_SECONDS = 3600;
+
+/** GET /qr.svg: the bound deep link as an SVG QR code, rendered here (no upstream call, no key). */
+export function qrRoute(core: KitCore): RequestHandler {
+  const cache = new BoundedMap<string, string>(1000, 3600_000, () => core.now());
+  return (req, res) => {
+    const run = async () => {
+      core.assertOpen();
+      sessionOf(req);
+      const binding = readBinding(req);
+      if (binding === undefined) throw noVerification();
+      let svg = cache.get(binding.verificationSessionId);
+      if (svg === undefined) {
+        svg = await QRCode.toString(binding.deepLink, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+        cache.set(binding.verificationSessionId, svg);
+      }
+      const secondsLeft = Math.floor((Date.parse(binding.expiresAt) - core.now()) / 1000);
+      const maxAge = Math.max(0, Math.min(MAX_AGE_CAP_SECONDS, secondsLeft));
+      res
+        .status(200)
+        .set({
+          'Content-Type': 'image/svg+xml; charset=utf-8',
+          'Cache-Control': `private, max-age=${maxAge}`,
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+        })
+        .send(svg);
+    };
+    run().catch((error: unknown) => core.fail(res, error, 'GET /qr.svg'));
+  };
+}

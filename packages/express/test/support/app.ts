@@ -1,0 +1,90 @@
+import express from 'express';
+import session from 'express-session';
+import { createVerifyKit, type Logger, type VerifyKit, type VerifyKitOptions } from '../../src/index.js';
+import { Browser } from './browser.js';
+import { type Listening, listen } from './servers.js';
+
+/** Every line any kit of the tests logged, for the "the key never reaches a log" checks. */
+export const logLines: string[] = [];
+
+export function capturingLogger(into: string[] = logLines): Logger {
+  const write = (level: string) => (message: string, meta?: Record<string, unknown>) => {
+    into.push(`${level} ${message} ${meta === undefined ? '' : JSON.stringify(meta)}`);
+  };
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+}
+
+export interface TestApp {
+  url: string;
+  kit: VerifyKit;
+  browser(): Browser;
+  close(): Promise<void>;
+}
+
+export interface AppSetup {
+  /** The express module the app is built with (express 4 for the smoke test). */
+  express?: typeof express;
+  /** Mount express.json() before the kit's router (a common integrator mistake for webhooks). */
+  jsonFirst?: boolean;
+  /** Forget express-session (the integrator's mistake). */
+  withoutSession?: boolean;
+  /** An already listening server to answer on (its URL was needed before the kit existed). */
+  listening?: Listening;
+}
+
+type KitOptions = Omit<VerifyKitOptions, 'workflowId'> & { workflowId?: string };
+
+/** An integrator's app as the README shows it, on 127.0.0.1, with the kit under /identity. */
+export async function startApp(options: KitOptions, setup: AppSetup = {}): Promise<TestApp> {
+  const kit = createVerifyKit({ workflowId: 'default', logger: capturingLogger(), pollIntervalMs: 50, ...options });
+  const ex = setup.express ?? express;
+  const app = ex();
+  if (setup.jsonFirst) app.use(ex.json());
+  if (!setup.withoutSession) {
+    app.use(session({ secret: 'test-session-secret', resave: false, saveUninitialized: false }));
+  }
+  app.use('/identity', kit.router);
+  app.post('/login', (req, res) => {
+    (req.session as unknown as { user: string }).user = String(req.query.user);
+    res.json({ ok: true });
+  });
+  app.get('/whoami', (req, res) => {
+    res.json({ user: (req.session as unknown as { user?: string } | undefined)?.user ?? null });
+  });
+  app.get('/account', kit.requireApproved({ redirectTo: '/verify' }), (_req, res) => {
+    res.json({ account: 'welcome' });
+  });
+  app.get('/api/data', kit.requireApproved(), (_req, res) => {
+    res.json({ data: 'gated' });
+  });
+  app.get('/custom', async (req, res) => {
+    try {
+      res.json(await kit.statusOf(req));
+    } catch (error) {
+      res.status(503).json({ code: (error as { code?: string }).code });
+    }
+  });
+  app.post('/check-country', async (req, res) => {
+    try {
+      res.json(await kit.verify(req, { type: 'DOCUMENT_COUNTRY', value: String(req.query.country) }));
+    } catch (error) {
+      res.status(502).json({ code: (error as { code?: string }).code });
+    }
+  });
+  // Everything else is gated too: lets the open-redirect tests request any path.
+  app.use(kit.requireApproved({ redirectTo: '/verify' }), (_req, res) => {
+    res.json({ catchAll: true });
+  });
+
+  const server = setup.listening ?? (await listen());
+  server.handle(app);
+  return {
+    url: server.url,
+    kit,
+    browser: () => new Browser(server.url),
+    async close() {
+      await kit.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Listening {
+  server: Server;
+  url: string;
+  port: number;
+  /** Replace what answers (lets a server's URL be known before its app exists). */
+  handle(listener: RequestListener): void;
+  close(): Promise<void>;
+}
+
+/** A real HTTP server on 127.0.0.1, random port. */
+export async function listen(listener?: RequestListener): Promise<Listening> {
+  let current: RequestListener = listener ?? ((_req, res) => res.writeHead(503).end());
+  const server = createServer((req, res) => current(req, res));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    handle(next) {
+      current = next;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export type Reply = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,0 +1,93 @@
+import { type RequestHandler, Router } from 'express';
+import { z } from 'zod';
+import type { Clock } from '../clock.js';
+import { TEST_DOCUMENTS } from '../documents.js';
+import { invalidRequest } from '../errors.js';
+import type { SandboxService } from '../service.js';
+import type { WebhookDispatcher } from '../webhook-dispatcher.js';
+import { jsonBody } from './body.js';
+
+const AdvanceBodySchema = z.strictObject({
+  ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 60 * 60 * 1000),
+});
+
+const optionalQuery = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+const noStore = { 'cache-control': 'no-store' };
+
+export interface ControlDeps {
+  service: SandboxService;
+  webhooks: WebhookDispatcher | undefined;
+  clock: Clock;
+  /** Moves the clock and applies it (expiry, eviction). */
+  advanceClock: (ms: number) => void;
+  requireKey: RequestHandler;
+}
+
+/** The sandbox's own surface (DESIGN.md): the app side keyed by session id, the rest by x-api-key. */
+export function controlRouter({ service, webhooks, clock, advanceClock, requireKey }: ControlDeps): Router {
+  const router = Router();
+  router.use((_req, res, next) => {
+    res.set(noStore);
+    next();
+  });
+
+  // The mobile app's side: the unguessable session id is the credential.
+  router.get('/sessions/by-code/:code', (req, res) => {
+    res.json(service.sessionByCode(String(req.params.code)));
+  });
+  router.get('/sessions/:id', (req, res) => {
+    res.json(service.appView(String(req.params.id)));
+  });
+  router.get('/sessions/:id/messages', (req, res) => {
+    res.json({ messages: service.sessionMessages(String(req.params.id)) });
+  });
+  router.post('/sessions/:id/otp', jsonBody, (req, res) => {
+    service.confirmOtp(String(req.params.id), req.body);
+    res.status(204).end();
+  });
+  router.post('/sessions/:id/otp/resend', (req, res) => {
+    service.resendOtp(String(req.params.id));
+    res.status(204).end();
+  });
+  router.post('/sessions/:id/documents', jsonBody, (req, res) => {
+    res.status(202).json(service.submitDocument(String(req.params.id), req.body));
+  });
+  router.get('/test-documents', (_req, res) => {
+    res.json({ documents: TEST_DOCUMENTS });
+  });
+  router.get('/clock', (_req, res) => {
+    res.json({ now: new Date(clock.now()).toISOString() });
+  });
+
+  // The reviewer's and the tester's side.
+  router.post('/identifications/:id/decision', requireKey, jsonBody, (req, res) => {
+    res.json(service.decide(String(req.params.id), req.body));
+  });
+  router.get('/outbox', requireKey, (req, res) => {
+    const messages = service.outbox.list({
+      verificationSessionId: optionalQuery(req.query.verificationSessionId),
+      recipient: optionalQuery(req.query.recipient),
+    });
+    res.json({ messages });
+  });
+  router.get('/webhooks/deliveries', requireKey, (req, res) => {
+    const deliveries =
+      webhooks?.deliveries({
+        verificationSessionId: optionalQuery(req.query.verificationSessionId),
+        identificationId: optionalQuery(req.query.identificationId),
+      }) ?? [];
+    res.json({ configured: webhooks !== undefined, deliveries });
+  });
+  router.post('/clock/advance', requireKey, jsonBody, (req, res) => {
+    const parsed = AdvanceBodySchema.safeParse(req.body);
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    advanceClock(parsed.data.ms);
+    res.json({ now: new Date(clock.now()).toISOString() });
+  });
+
+  return router;
+}

@@ -1,0 +1,10 @@
+export type { DocumentSubmission, Scenario, TestDocument } from './documents.js';
+export { SCENARIOS, TEST_DOCUMENTS } from './documents.js';
+export type { SandboxErrorCode } from './errors.js';
+export { SANDBOX_ERROR_CODES } from './errors.js';
+export type { Sandbox, SandboxOptions } from './options.js';
+export { SandboxOptionsSchema } from './options.js';
+export type { OutboxMessage } from './outbox.js';
+export { SESSION_CODE_ALPHABET } from './session-code.js';
+export { startSandbox } from './start.js';
+export type { DeliveryAttempt } from './webhook-dispatcher.js';

@@ -1,0 +1,1 @@
+export class A { #longPrivateName = 1; #anotherMethodName() { return this.#longPrivateName; } run() { return this.#anotherMethodName(); } }

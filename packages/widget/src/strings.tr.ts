@@ -1,0 +1,38 @@
+import type { VerifyIdentityStrings } from './strings.en.js';
+
+/** Turkish strings of `<verify-identity>`. */
+export const tr: VerifyIdentityStrings = {
+  idleTitle: 'Kimliğinizi doğrulayın',
+  idleText:
+    'Telefonunuzdaki kimlik uygulamasıyla kimlik kartınızı veya pasaportunuzu gösterin. Yaklaşık iki dakika sürer.',
+  start: 'Doğrulamayı başlat',
+  startingTitle: 'Doğrulamanız hazırlanıyor…',
+  awaitingTitle: 'Uygulamada devam edin',
+  awaitingText: 'QR kodu telefonunuzla okutun veya uygulamayı bu cihazda açın.',
+  qrAlt: 'Bu doğrulamayı kimlik uygulamasında açan QR kod',
+  openApp: 'Uygulamada aç',
+  codeLabel: 'Ya da bu kodu uygulamaya girin:',
+  copy: 'Kodu kopyala',
+  copied: 'Kod kopyalandı',
+  copyFailed: 'Kod kopyalanamadı',
+  timeLeft: 'Kalan süre: {time}',
+  reviewTitle: 'Belgeniz kontrol ediliyor…',
+  reviewText: 'Bu genellikle bir dakika sürer. Bu sayfayı açık tutabilirsiniz.',
+  approvedTitle: 'Kimliğiniz doğrulandı',
+  rejectedTitle: 'Kimliğinizi doğrulayamadık',
+  rejectedText: 'Belgeniz kabul edilmedi.',
+  resubmitTitle: 'Lütfen yeniden deneyin',
+  resubmitText: 'Belgeniz okunamadı. Yeniden göndermek için uygulamada devam edin ya da baştan başlayın.',
+  continue: 'Devam et',
+  restart: 'Baştan başla',
+  expiredTitle: 'Bu doğrulamanın süresi doldu',
+  expiredText: 'Devam etmek için yeni bir doğrulama başlatın.',
+  newSession: 'Yeni doğrulama başlat',
+  errorTitle: 'Bir sorun oluştu',
+  errorNetwork: 'Sunucuya ulaşılamadı. Bağlantınızı kontrol edip tekrar deneyin.',
+  errorBusy: 'Çok fazla deneme yapıldı. Biraz bekleyip tekrar deneyin.',
+  errorNoSession: 'Devam eden bir doğrulama yok. Yeni bir doğrulama başlatın.',
+  errorUnavailable: 'Doğrulama hizmetine şu anda ulaşılamıyor. Birkaç dakika sonra tekrar deneyin.',
+  errorGeneric: 'Beklenmeyen bir hata oluştu. Tekrar deneyin.',
+  retry: 'Tekrar dene',
+};

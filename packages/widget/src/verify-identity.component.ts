@@ -1,0 +1,341 @@
+import type { Phase, SessionResponseBody, StatusResponseBody } from '@verify-kit/express/protocol';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { emit } from './emit.js';
+import { RequestError, requestJson } from './request.js';
+import { StatusFollower } from './status-follower.js';
+import { en, type VerifyIdentityStrings } from './strings.en.js';
+import { tr } from './strings.tr.js';
+import { styles } from './verify-identity.styles.js';
+
+/** What the element shows: before a session, while creating it, a phase of the kit, or an error. */
+export type VerifyIdentityView = 'idle' | 'starting' | Phase | 'error';
+
+export interface PhaseChangeDetail {
+  phase: Phase;
+  status: string;
+}
+
+export interface ErrorDetail {
+  /** The kit's error code, or NETWORK_ERROR, BAD_RESPONSE, HTTP_<status>. */
+  code: string;
+  /** A message for people, in the element's locale. */
+  message: string;
+}
+
+const LOCALES: Record<string, VerifyIdentityStrings> = { en, tr };
+const FINAL_EVENTS: readonly string[] = ['approved', 'rejected', 'expired'];
+const VIEWS: readonly string[] = ['awaiting_user', 'resubmission_required', ...FINAL_EVENTS];
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `h:mm:ss` or `m:ss` of a duration in ms, rounded up (0 once it has passed). */
+export function formatTimeLeft(ms: number): string {
+  const t = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor(t / 60) % 60;
+  return (h ? `${h}:${pad(m)}` : m) + `:${pad(t % 60)}`;
+}
+
+/**
+ * @summary Verifies the person's identity with the verify-kit server kit: creates a session, shows
+ * the QR code, deep link and code for the identity app, follows the review and reports the outcome.
+ *
+ * @event {CustomEvent<PhaseChangeDetail>} phase-change - The phase changed (also for the first phase of a session).
+ * @event {CustomEvent<PhaseChangeDetail>} approved - The identity was approved.
+ * @event {CustomEvent<PhaseChangeDetail>} rejected - The identity was rejected.
+ * @event {CustomEvent<PhaseChangeDetail>} expired - The session expired before a decision.
+ * @event {CustomEvent<ErrorDetail>} error - A call to the kit failed; the element shows a retry.
+ *
+ * @slot done - Shown in the approved state: the page's own content, e.g. a Continue link.
+ *
+ * @csspart base - The card around everything.
+ * @csspart title - The status line, also announced to screen readers.
+ * @csspart text - Explanations under the title.
+ * @csspart button - Every button (and the deep link).
+ * @csspart start - The Start button.
+ * @csspart qr - The QR code image.
+ * @csspart deep-link - The link that opens the app on this device.
+ * @csspart code - The 8-character session code.
+ * @csspart copy - The button copying the code.
+ * @csspart time - The time left.
+ * @csspart retry - The button of the error state.
+ *
+ * @cssprop --verify-identity-background - Card background.
+ * @cssprop --verify-identity-color - Text colour.
+ * @cssprop --verify-identity-muted-color - Secondary text colour.
+ * @cssprop --verify-identity-accent - Primary buttons and links.
+ * @cssprop --verify-identity-on-accent - Text on primary buttons.
+ * @cssprop --verify-identity-success - The approved state.
+ * @cssprop --verify-identity-danger - Rejected, expired and error states.
+ * @cssprop --verify-identity-border - Card border and spinner track.
+ * @cssprop --verify-identity-focus-ring - The focus outline.
+ * @cssprop --verify-identity-radius - Corner radius of the card (buttons use 3/4 of it).
+ * @cssprop --verify-identity-spacing - Space between blocks.
+ * @cssprop --verify-identity-font - Font family.
+ */
+export class VerifyIdentity extends LitElement {
+  static override styles = styles;
+
+  static override properties = {
+    endpoint: {},
+    locale: {},
+    autoStart: { type: Boolean, attribute: 'auto-start' },
+    pollInterval: { type: Number, attribute: 'poll-interval' },
+    strings: { attribute: false },
+    _view: { state: true },
+    _session: { state: true },
+    _error: { state: true },
+    _copy: { state: true },
+    _now: { state: true },
+  };
+
+  /** Where the kit's router is mounted (same origin), e.g. `/identity`. */
+  declare endpoint: string;
+  /** `en` or `tr`; defaults to the document's `lang`, then `en`. */
+  declare locale: string;
+  /** Create (or resume) the session when connected instead of showing a Start button. */
+  declare autoStart: boolean;
+  /** Base interval in ms of plain polling and of the retry backoff (long-polling needs none). */
+  declare pollInterval: number;
+  /** Your own strings, over the locale's table (any subset of the keys). */
+  declare strings: Partial<VerifyIdentityStrings>;
+
+  declare private _view: VerifyIdentityView;
+  declare private _session?: SessionResponseBody;
+  declare private _error?: ErrorDetail;
+  declare private _copy: '' | 'copied' | 'copyFailed';
+  declare private _now: number;
+
+  #phase = '';
+  #call = 0;
+  #focusInside = false;
+  #clock?: ReturnType<typeof setInterval>;
+  #langObserver?: MutationObserver;
+  readonly #follower = new StatusFollower(this, {
+    url: () => `${this.#base()}/status`,
+    interval: () => this.pollInterval,
+    onStatus: (body) => this.#apply(body),
+    onError: (error) => this.#fail(error),
+  });
+
+  constructor() {
+    super();
+    this.endpoint = '/identity';
+    this.locale = '';
+    this.autoStart = false;
+    this.pollInterval = 2000;
+    this.strings = {};
+    this._view = 'idle';
+    this._copy = '';
+    this._now = Date.now();
+  }
+
+  /** The current view (read-only). */
+  get view(): VerifyIdentityView {
+    return this._view;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#langObserver = new MutationObserver(() => this.requestUpdate());
+    this.#langObserver.observe(document.documentElement, { attributeFilter: ['lang'] });
+    if (this.autoStart && this._view === 'idle') this.start();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#langObserver?.disconnect();
+    this.#tick(false);
+  }
+
+  /**
+   * Creates a session, or resumes the one bound to this browser session; `restart` asks the kit
+   * for a new one.
+   */
+  async start(restart = false): Promise<void> {
+    const call = ++this.#call;
+    this.#follower.stop();
+    this._view = 'starting';
+    this.#phase = '';
+    this._session = undefined;
+    try {
+      const session = await requestJson<SessionResponseBody>(`${this.#base()}/session`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify(restart ? { restart: true } : {}),
+      });
+      if (call !== this.#call) return;
+      this._session = session;
+      this.#apply(session);
+      this.#follower.follow(session.phase);
+    } catch (error) {
+      if (call === this.#call) this.#fail(error);
+    }
+  }
+
+  #base(): string {
+    return this.endpoint.replace(/\/+$/, '');
+  }
+
+  /** `en` or `tr`: the `locale` property, else the document's `lang`, else `en`. */
+  #lang(): string {
+    const lang = (this.locale || globalThis.document?.documentElement.lang || '').slice(0, 2).toLowerCase();
+    return Object.hasOwn(LOCALES, lang) ? lang : 'en';
+  }
+
+  #t(): VerifyIdentityStrings {
+    return { ...LOCALES[this.#lang()]!, ...this.strings };
+  }
+
+  #apply({ phase, status, expiresAt }: StatusResponseBody): void {
+    if (this._session) this._session = { ...this._session, expiresAt, status, phase };
+    if (phase === this.#phase) return;
+    this.#phase = phase;
+    this._view = VIEWS.includes(phase) ? phase : 'in_review';
+    const detail: PhaseChangeDetail = { phase, status };
+    emit(this, 'phase-change', detail);
+    if (FINAL_EVENTS.includes(phase)) emit(this, phase, detail);
+  }
+
+  #fail(error: unknown): void {
+    this.#follower.stop();
+    const { code, status } = error instanceof RequestError ? error : new RequestError('UNEXPECTED', -1);
+    const t = this.#t();
+    const message =
+      status === 0
+        ? t.errorNetwork
+        : status === 429
+          ? t.errorBusy
+          : status === 404
+            ? t.errorNoSession
+            : status >= 500
+              ? t.errorUnavailable
+              : t.errorGeneric;
+    this._error = { code, message };
+    this._view = 'error';
+    emit(this, 'error', this._error);
+  }
+
+  async #copyCode(): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(this._session?.sessionCode ?? '');
+      this._copy = 'copied';
+    } catch {
+      this._copy = 'copyFailed';
+    }
+  }
+
+  /** Runs (or stops) the clock of the time left. */
+  #tick(on: boolean): void {
+    if (on && !this.#clock) {
+      this.#clock = setInterval(() => {
+        this._now = Date.now();
+        if (this.#timeLeft() <= 0) this.#follower.refresh();
+      }, 1000);
+    } else if (!on) {
+      clearInterval(this.#clock);
+      this.#clock = undefined;
+    }
+  }
+
+  #timeLeft(): number {
+    return Date.parse(this._session?.expiresAt ?? '') - this._now;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    // Focus inside a view that is about to be replaced moves to the new view (keyboard users).
+    this.#focusInside = changed.has('_view') && !!this.shadowRoot?.activeElement;
+    if (changed.has('_view')) {
+      this._copy = '';
+      this._now = Date.now();
+    }
+  }
+
+  protected override updated(): void {
+    this.#tick(this._view === 'awaiting_user');
+    if (this.#focusInside && !this.shadowRoot?.activeElement) {
+      const root = this.renderRoot;
+      (root.querySelector<HTMLElement>("[part~='button']") ?? root.querySelector<HTMLElement>("[part~='title']"))?.focus();
+    }
+  }
+
+  protected override render(): TemplateResult {
+    const t = this.#t();
+    const [title, tone, body] = this.#content(t);
+    return html`<div part="base" lang=${this.#lang()}>
+      <div role="status" class="row">
+        ${tone === 'busy' ? html`<span class="spinner"></span>` : nothing}
+        <p part="title" class=${tone} tabindex="-1">${title}</p>
+      </div>
+      ${body}
+    </div>`;
+  }
+
+  #content(t: VerifyIdentityStrings): [string, string, unknown] {
+    const button = (label: string, onClick: () => void, part = '', secondary = false) =>
+      html`<button part="button ${part}" class=${secondary ? 'secondary' : ''} @click=${onClick}>${label}</button>`;
+    const text = (s: string) => html`<p part="text" class="muted">${s}</p>`;
+    switch (this._view) {
+      case 'idle':
+        return [t.idleTitle, '', [text(t.idleText), html`<div>${button(t.start, () => this.start(), 'start')}</div>`]];
+      case 'starting':
+        return [t.startingTitle, 'busy', nothing];
+      case 'awaiting_user':
+        return [t.awaitingTitle, '', this.#awaiting(t, button)];
+      case 'in_review':
+        return [t.reviewTitle, 'busy', text(t.reviewText)];
+      case 'approved':
+        return [t.approvedTitle, 'ok', html`<slot name="done"></slot>`];
+      case 'rejected':
+        return [t.rejectedTitle, 'bad', text(t.rejectedText)];
+      case 'resubmission_required':
+        return [
+          t.resubmitTitle,
+          '',
+          [
+            text(t.resubmitText),
+            html`<div class="row">
+              ${button(t.continue, () => {
+                this._view = 'awaiting_user';
+              })}
+              ${button(t.restart, () => this.start(true), '', true)}
+            </div>`,
+          ],
+        ];
+      case 'expired':
+        return [t.expiredTitle, 'bad', [text(t.expiredText), html`<div>${button(t.newSession, () => this.start(true))}</div>`]];
+      default:
+        return [
+          t.errorTitle,
+          'bad',
+          [text(this._error?.message ?? t.errorGeneric), html`<div>${button(t.retry, () => this.start(), 'retry')}</div>`],
+        ];
+    }
+  }
+
+  #awaiting(
+    t: VerifyIdentityStrings,
+    button: (label: string, onClick: () => void, part?: string) => TemplateResult,
+  ): TemplateResult {
+    const { sessionCode = '', deepLink = '' } = this._session ?? {};
+    const href = /^\s*javascript:/i.test(deepLink) ? '#' : deepLink;
+    return html`<p part="text" class="muted">${t.awaitingText}</p>
+      <div class="qrcode">
+        <img part="qr" src="${this.#base()}/qr.svg?v=${encodeURIComponent(sessionCode)}" alt=${t.qrAlt} width="192" height="192" />
+        <a part="button deep-link" href=${href}>${t.openApp}</a>
+      </div>
+      <div>
+        <p class="muted">${t.codeLabel}</p>
+        <p part="code"><span aria-hidden="true">${sessionCode.slice(0, 4)} ${sessionCode.slice(4)}</span><span class="sr">${[...sessionCode].join(' ')}</span></p>
+      </div>
+      <div class="row">
+        ${button(t.copy, () => this.#copyCode(), 'copy')}
+        <span role="status" class=${this._copy === 'copied' ? 'ok' : 'bad'}>${this._copy ? t[this._copy] : ''}</span>
+      </div>
+      ${
+        Number.isNaN(this.#timeLeft())
+          ? nothing
+          : html`<p part="time" class="muted">${t.timeLeft.replace('{time}', formatTimeLeft(this.#timeLeft()))}</p>`
+      }`;
+  }
+}

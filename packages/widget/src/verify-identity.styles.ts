@@ -1,0 +1,138 @@
+import { css } from 'lit';
+
+// Colours meet WCAG AA (4.5:1 for text) on the default background in light and dark.
+export const styles = css`
+  :host {
+    --_bg: var(--verify-identity-background, #fff);
+    --_fg: var(--verify-identity-color, #1b1b1f);
+    --_muted: var(--verify-identity-muted-color, #44474f);
+    --_accent: var(--verify-identity-accent, #0b57d0);
+    --_on-accent: var(--verify-identity-on-accent, #fff);
+    --_ok: var(--verify-identity-success, #146c2e);
+    --_bad: var(--verify-identity-danger, #b3261e);
+    --_line: var(--verify-identity-border, #74777f);
+    --_focus: var(--verify-identity-focus-ring, #0b57d0);
+    --_radius: var(--verify-identity-radius, 12px);
+    --_space: var(--verify-identity-spacing, 16px);
+    display: block;
+    max-width: 28rem;
+    color: var(--_fg);
+    font: 1rem/1.5 var(--verify-identity-font, system-ui, sans-serif);
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_bg: var(--verify-identity-background, #1b1b1f);
+      --_fg: var(--verify-identity-color, #e4e2e6);
+      --_muted: var(--verify-identity-muted-color, #c4c6d0);
+      --_accent: var(--verify-identity-accent, #a8c7fa);
+      --_on-accent: var(--verify-identity-on-accent, #062e6f);
+      --_ok: var(--verify-identity-success, #6dd58c);
+      --_bad: var(--verify-identity-danger, #ffb4ab);
+      --_line: var(--verify-identity-border, #8e9099);
+      --_focus: var(--verify-identity-focus-ring, #a8c7fa);
+    }
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  [part~='base'],
+  .qrcode {
+    display: flex;
+    flex-direction: column;
+    gap: var(--_space);
+  }
+  [part~='base'] {
+    padding: calc(var(--_space) * 1.5);
+    border: 1px solid var(--_line);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+  }
+  p {
+    margin: 0;
+  }
+  [part~='title'] {
+    font-size: 1.25em;
+    font-weight: 600;
+  }
+  .muted {
+    color: var(--_muted);
+  }
+  .ok {
+    color: var(--_ok);
+  }
+  .bad {
+    color: var(--_bad);
+  }
+  .row {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: calc(var(--_space) / 2);
+  }
+  [part~='button'] {
+    padding: 0.5em 1.25em;
+    border: 2px solid var(--_accent);
+    border-radius: calc(var(--_radius) * 0.75);
+    background: var(--_accent);
+    color: var(--_on-accent);
+    font: inherit;
+    font-weight: 600;
+    text-align: center;
+    text-decoration: none;
+    cursor: pointer;
+  }
+  .secondary,
+  [part~='deep-link'] {
+    background: transparent;
+    color: var(--_accent);
+  }
+  :focus-visible {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  [part~='qr'] {
+    align-self: center;
+    width: 12rem;
+    height: 12rem;
+    padding: 8px;
+    border-radius: 8px;
+    background: #fff;
+  }
+  [part~='code'] {
+    font: 700 2em/1.2 ui-monospace, monospace;
+    letter-spacing: 0.12em;
+  }
+  .spinner {
+    width: 1.5em;
+    height: 1.5em;
+    border: 3px solid var(--_line);
+    border-top-color: var(--_accent);
+    border-radius: 50%;
+    animation: spin 1s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+  .sr {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  /* On a phone-sized or touch screen, opening the app on this device is the primary action. */
+  @media (pointer: coarse), (max-width: 40rem) {
+    [part~='deep-link'] {
+      order: -1;
+      background: var(--_accent);
+      color: var(--_on-accent);
+    }
+    [part~='qr'] {
+      width: 9rem;
+      height: 9rem;
+    }
+  }
+`;

@@ -1,0 +1,268 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Phase, SessionResponseBody, StatusResponseBody } from '@verify-kit/express/protocol';
+
+const STANDALONE = fileURLToPath(new URL('../dist/verify-identity.standalone.js', import.meta.url));
+const FINAL: readonly string[] = ['approved', 'rejected', 'expired'];
+const CODES = ['K7QM4XRT', 'P9WN3HJE', 'C4VB8ZDF', 'T2RX6MWQ'];
+
+/** A one-shot answer queued for the next call of a route, instead of the normal one. */
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Wait before answering. */
+  delayMs?: number;
+  /** Hold the answer until this settles. */
+  hold?: Promise<unknown>;
+  /** Cut the connection without an answer (a network error for the browser). */
+  destroy?: boolean;
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: string;
+  /** Milliseconds since the server started, when the request arrived. */
+  at: number;
+  /** When the answer left (undefined while in flight or if aborted). */
+  answeredAt?: number;
+  answeredStatus?: number;
+}
+
+export interface PageOptions {
+  /** Attributes of <verify-identity>, as HTML. */
+  attrs?: string;
+  /** Light-DOM children of the element (e.g. the `done` slot). */
+  inner?: string;
+  /** `lang` of <html>; null for none. */
+  lang?: string | null;
+}
+
+/**
+ * A stand-in for the express kit's protocol on 127.0.0.1 (port 0): POST /identity/session,
+ * GET /identity/status (long-poll, switchable), GET /identity/qr.svg, plus a test page under a strict
+ * CSP that loads the standalone build. Every API call is logged; concurrency is measured.
+ */
+export class StubServer {
+  url = '';
+  phase: Phase = 'awaiting_user';
+  status = 'IN_AUTOMATIC_REVIEW';
+  /** Epoch ms when the current session expires. */
+  expiresAt = 0;
+  /** Minutes a new session lives. */
+  sessionMs = 30 * 60_000;
+  /** Whether GET /status honours `wait`/`since`. */
+  longPoll = true;
+  sessionCode = '';
+  sessions = 0;
+  readonly sessionReplies: Reply[] = [];
+  readonly statusReplies: Reply[] = [];
+  readonly log: LoggedRequest[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+
+  private readonly server: Server;
+  private readonly started = Date.now();
+  private readonly pages = new Map<string, string>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor() {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(599).end(String(error));
+      });
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    for (const wake of this.waiters) wake();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  /** Moves the bound session to `phase` and wakes held long-polls. */
+  setPhase(phase: Phase, status = this.status): void {
+    this.phase = phase;
+    this.status = status;
+    for (const wake of this.waiters) wake();
+  }
+
+  /** The phase as the kit derives it: a live phase turns into `expired` once the session expired. */
+  currentPhase(): Phase {
+    return !FINAL.includes(this.phase) && Date.now() >= this.expiresAt ? 'expired' : this.phase;
+  }
+
+  /** Registers a test page and returns its URL. */
+  page(options: PageOptions = {}): string {
+    const id = String(this.pages.size + 1);
+    const lang = options.lang === null ? '' : ` lang="${options.lang ?? 'en'}"`;
+    this.pages.set(
+      id,
+      `<!doctype html><html${lang}><head><meta charset="utf-8"><meta name="color-scheme" content="light dark">` +
+        `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+        '<title>verify-identity test page</title>' +
+        '<script type="module" src="/verify-identity.standalone.js"></script></head>' +
+        `<body><main><h1>Verify</h1><verify-identity ${options.attrs ?? 'endpoint="/identity"'}>` +
+        `${options.inner ?? ''}</verify-identity></main></body></html>`,
+    );
+    return `${this.url}/page/${id}`;
+  }
+
+  /** API calls (session and status) so far, optionally of one path. */
+  calls(path?: '/identity/session' | '/identity/status'): LoggedRequest[] {
+    return this.log.filter((r) => (path ? r.path === path : r.path !== '/identity/qr.svg'));
+  }
+
+  sinceStart(): number {
+    return Date.now() - this.started;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const path = url.pathname;
+    if (path.startsWith('/page/')) {
+      const html = this.pages.get(path.slice(6));
+      if (!html) return void res.writeHead(404).end();
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'set-cookie': 'sid=stub-session; Path=/; HttpOnly; SameSite=Strict',
+        'content-security-policy':
+          "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; style-src 'self'; " +
+          "base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types lit-html",
+      });
+      return void res.end(html);
+    }
+    if (path === '/verify-identity.standalone.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+      return void res.end(await readFile(STANDALONE));
+    }
+    if (path === '/elsewhere') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return void res.end('<!doctype html><html lang="en"><title>elsewhere</title><p>elsewhere</p></html>');
+    }
+
+    const entry: LoggedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query: url.searchParams,
+      headers: req.headers,
+      body: await readBody(req),
+      at: this.sinceStart(),
+    };
+    this.log.push(entry);
+    if (path === '/identity/qr.svg') {
+      res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'private' });
+      return void res.end(QR_SVG);
+    }
+
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    res.on('close', () => {
+      this.inFlight--;
+      if (res.writableFinished) {
+        entry.answeredAt = this.sinceStart();
+        entry.answeredStatus = res.statusCode;
+      }
+    });
+
+    if (path === '/identity/session' && req.method === 'POST') {
+      const reply = this.sessionReplies.shift();
+      if (reply) return this.sendReply(req, res, reply);
+      const restart = entry.body.includes('"restart":true');
+      if (!this.sessionCode || restart || this.currentPhase() === 'expired') this.newSession();
+      return json(res, 201, this.sessionBody());
+    }
+    if (path === '/identity/status' && req.method === 'GET') {
+      const reply = this.statusReplies.shift();
+      if (reply) return this.sendReply(req, res, reply);
+      if (!this.sessionCode) return json(res, 404, { error: { code: 'NO_SESSION', message: 'none bound' } });
+      const since = url.searchParams.get('since');
+      const wait = Number(url.searchParams.get('wait') ?? 0);
+      if (this.longPoll && since === this.currentPhase() && wait > 0) await this.waitForChange(since, wait, res);
+      if (res.closed) return;
+      const body: StatusResponseBody = {
+        phase: this.currentPhase(),
+        status: this.status,
+        expiresAt: new Date(this.expiresAt).toISOString(),
+      };
+      return json(res, 200, body);
+    }
+    json(res, 404, { error: { code: 'NOT_FOUND', message: path } });
+  }
+
+  private newSession(): void {
+    this.sessionCode = CODES[this.sessions++ % CODES.length]!;
+    this.expiresAt = Date.now() + this.sessionMs;
+    this.phase = 'awaiting_user';
+    this.status = 'IN_AUTOMATIC_REVIEW';
+  }
+
+  sessionBody(): SessionResponseBody {
+    return {
+      sessionCode: this.sessionCode,
+      deepLink: `idv://app-url/https://idv.example/verification-session/s-${this.sessions}`,
+      qrCodeUrl: '/identity/qr.svg',
+      sessionPageLink: `https://idv.example/public/verification-session/s-${this.sessions}`,
+      expiresAt: new Date(this.expiresAt).toISOString(),
+      status: this.status,
+      phase: this.currentPhase(),
+    };
+  }
+
+  private async sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): Promise<void> {
+    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (reply.hold) await reply.hold;
+    if (reply.destroy) return void req.socket.destroy();
+    if (res.closed) return;
+    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  }
+
+  private waitForChange(since: string, waitSeconds: number, res: ServerResponse): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        clearTimeout(expiry);
+        this.waiters.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (this.currentPhase() !== since || res.closed) done();
+      };
+      const timer = setTimeout(done, waitSeconds * 1000);
+      const expiry = setTimeout(check, Math.max(0, this.expiresAt - Date.now()) + 5);
+      this.waiters.add(check);
+      res.on('close', check);
+    });
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return body;
+}
+
+// A fixed, QR-like picture: the widget only shows the kit's image, it never draws a QR itself.
+const QR_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 21 21" shape-rendering="crispEdges">' +
+  '<path fill="#fff" d="M0 0h21v21H0z"/><path d="M0 0h7v7H0zM14 0h7v7h-7zM0 14h7v7H0z' +
+  'M9 2h2v2H9zM9 9h3v3H9zM14 9h2v5h-2zM9 15h5v2H9zM17 17h3v3h-3z"/>' +
+  '<path fill="#fff" d="M1 1h5v5H1zM15 1h5v5h-5zM1 15h5v5H1z"/>' +
+  '<path d="M2 2h3v3H2zM16 2h3v3h-3zM2 16h3v3H2z"/></svg>';

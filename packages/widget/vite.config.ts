@@ -1,0 +1,78 @@
+import { defineConfig, type Plugin, parseSync } from 'vite';
+
+interface Node {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+/** Collapses the indentation inside a css`` or html`` literal chunk (never a single space). */
+export function collapse(tag: string, raw: string): string {
+  if (tag === 'css') {
+    return raw
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\s*\n\s*/g, ' ')
+      .replace(/ ?([{};,]) ?/g, '$1')
+      .replace(/: /g, ':')
+      .trim();
+  }
+  return raw.replace(/\s*\n\s*/g, (match, index: number) => {
+    const before = raw[index - 1];
+    const after = raw[index + match.length];
+    return before === undefined || after === undefined || before === '>' || after === '<' ? '' : ' ';
+  });
+}
+
+/**
+ * Minifies the whitespace of Lit's css`` and html`` templates in our own sources (the minifier keeps
+ * template literals as they are). Lit itself is left alone: its templates hold significant newlines.
+ */
+function minifyLitTemplates(): Plugin {
+  return {
+    name: 'verify-kit:minify-lit-templates',
+    transform(code, id) {
+      if (!/\/widget\/src\/.*\.ts$/.test(id)) return null;
+      const edits: { start: number; end: number; text: string }[] = [];
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const n = node as Node;
+        const tag = n.type === 'TaggedTemplateExpression' ? (n.tag as Node & { name?: string }).name : undefined;
+        if (tag === 'css' || tag === 'html') {
+          for (const q of (n.quasi as Node & { quasis: Node[] }).quasis) {
+            const raw = code.slice(q.start, q.end);
+            edits.push({ start: q.start, end: q.end, text: collapse(tag, raw) });
+          }
+        }
+        for (const key of Object.keys(n)) if (key !== 'parent') visit(n[key]);
+      };
+      visit(parseSync(id, code, { lang: 'ts' }).program);
+      let out = code;
+      for (const edit of edits.sort((a, b) => b.start - a.start)) {
+        out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
+// The standalone build: one minified ES module with Lit bundled, registering <verify-identity>.
+// The tsc build (dist/index.js, Lit external, for bundlers) runs first; this adds one file.
+export default defineConfig({
+  plugins: [minifyLitTemplates()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    // Vite leaves whitespace in ES libraries (for pure annotations); this file is for browsers only.
+    rolldownOptions: { output: { minify: true, comments: false } },
+    lib: {
+      entry: 'src/standalone.ts',
+      formats: ['es'],
+      fileName: () => 'verify-identity.standalone.js',
+    },
+  },
+});
