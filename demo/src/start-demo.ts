@@ -79,7 +79,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     } else {
       upstream = await startEmbeddedSandbox({
         host: '127.0.0.1',
-        webhookUrl: `http://${urlHost(loopbackOf(host))}:${port}/identity/webhook`,
+        webhookUrl: `http://${bracketed(loopbackOf(host))}:${port}/identity/webhook`,
         ...(options.reviewDelayMs === undefined ? {} : { reviewDelayMs: options.reviewDelayMs }),
       });
     }
@@ -98,6 +98,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         return sessionOptionsFor(req.session.scenario ?? DEFAULT_SCENARIO, user);
       },
       ...(upstream.webhookSecret === undefined ? {} : { webhookSecret: upstream.webhookSecret }),
+      // With the embedded sandbox the kit keeps the sandbox's time, so moving the sandbox's clock
+      // (POST /sandbox/clock/advance) expires sessions for the whole demo, webhooks included.
+      ...(upstream.sandbox === undefined ? {} : { now: upstream.sandbox.now }),
     });
     cleanups.push(() => kit.close());
 
@@ -131,8 +134,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   }
 }
 
+/** The address to print: `localhost` for the loopback and wildcard addresses, which browsers know best. */
 function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  if (host === '127.0.0.1' || host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function bracketed(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 

@@ -23,6 +23,9 @@ export async function signIn(page: Page, person: DemoPerson = newPerson()): Prom
   await page.getByLabel('E-mail').fill(person.email);
   await page.getByRole('button', { name: 'Sign in with the demo account' }).click();
   await page.waitForURL(/\/verify$/);
+  // The widget creates the first session at once; the kit gives the browser session a new id with
+  // it, so wait for that answer before the next navigation (it would carry the old cookie).
+  await expectPhase(page, 'awaiting_user');
   return person;
 }
 

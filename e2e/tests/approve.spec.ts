@@ -55,7 +55,7 @@ test('approve after an OTP sent by e-mail', async ({ page, demo }) => {
 test('approve after an OTP sent by phone', async ({ page, demo }) => {
   await signIn(page);
   await runScenario(page, 'OTP by phone', async (p) => {
-    await p.getByLabel('Phone number').fill('+90 555 010 12 34');
+    await p.getByLabel('Phone number', { exact: true }).fill('+90 555 010 12 34');
   });
   const app = phone(page);
   await expect(app.getByTestId('step-otp')).toBeVisible();

@@ -52,13 +52,16 @@ test('expiry: the session runs out, the gate stays shut, a new session gets thro
   // Past the one-minute duration on the sandbox's clock (the demo's kit follows that clock).
   await advanceClock(demo.sandbox, 61_000);
   await expectPhase(page, 'expired');
+  await expect(phone(page).getByTestId('step-expired')).toBeVisible();
   await snap(page, 'verify-expired');
-  await expectGateShut(page);
+  expect((await page.request.get('/api/demo/account')).status()).toBe(403);
 
-  await expectPhase(page, 'expired');
+  // The widget offers a new session; the gate stays shut until that one is approved.
   await widget(page).getByRole('button', { name: 'Start a new verification' }).click();
   await expectPhase(page, 'awaiting_user');
   expect(await sessionCodeOf(page)).not.toBe(firstCode);
+  await expectGateShut(page);
+  await expectPhase(page, 'awaiting_user');
   await submitDocument(phone(page));
   await expectPhase(page, 'approved');
   await continueToAccount(page);

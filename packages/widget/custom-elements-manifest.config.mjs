@@ -9,8 +9,10 @@ function publicSurfaceOnly() {
       for (const mod of customElementsManifest.modules) {
         for (const decl of mod.declarations ?? []) {
           const internal = (name) => name.startsWith('_') || name.startsWith('#');
-          if (decl.members) decl.members = decl.members.filter((m) => m.privacy !== 'private' && !internal(m.name));
-          if (decl.attributes) decl.attributes = decl.attributes.filter((a) => !internal(a.fieldName ?? a.name));
+          if (decl.members)
+            decl.members = decl.members.filter((m) => m.privacy !== 'private' && !internal(m.name));
+          if (decl.attributes)
+            decl.attributes = decl.attributes.filter((a) => !internal(a.fieldName ?? a.name));
         }
       }
     },

@@ -38,7 +38,8 @@ function minifyLitTemplates(): Plugin {
         if (!node || typeof node !== 'object') return;
         if (Array.isArray(node)) return node.forEach(visit);
         const n = node as Node;
-        const tag = n.type === 'TaggedTemplateExpression' ? (n.tag as Node & { name?: string }).name : undefined;
+        const tag =
+          n.type === 'TaggedTemplateExpression' ? (n.tag as Node & { name?: string }).name : undefined;
         if (tag === 'css' || tag === 'html') {
           for (const q of (n.quasi as Node & { quasis: Node[] }).quasis) {
             const raw = code.slice(q.start, q.end);

@@ -22,6 +22,8 @@ export const KIT_ERROR_CODES = {
   INVALID_QUERY: 'INVALID_QUERY',
   /** This browser session has no verification bound to it. */
   NO_VERIFICATION_SESSION: 'NO_VERIFICATION_SESSION',
+  /** The gate met a status this kit does not know: not a pass, and not a refusal either (503). */
+  UPSTREAM_UNKNOWN_STATUS: 'UPSTREAM_UNKNOWN_STATUS',
   /** The gate refused: the identification is not APPROVED. */
   NOT_APPROVED: 'NOT_APPROVED',
   /** The integrator's sessionOptions(req) threw. */
@@ -72,6 +74,7 @@ const HTTP_STATUS: Record<string, number> = {
   INVALID_QUERY: 400,
   NO_VERIFICATION_SESSION: 404,
   NOT_APPROVED: 403,
+  UPSTREAM_UNKNOWN_STATUS: 503,
   SESSION_OPTIONS_FAILED: 500,
   SESSION_OPTIONS_INVALID: 500,
   WEBHOOK_NOT_CONFIGURED: 501,
@@ -92,6 +95,7 @@ const UPSTREAM_MESSAGES: Record<string, string> = {
   [ERROR_CODES.UPSTREAM_UNAVAILABLE]: 'the identity verification service is unavailable; try again shortly',
   [ERROR_CODES.UPSTREAM_RATE_LIMITED]: 'the identity verification service is busy; try again shortly',
   [ERROR_CODES.UPSTREAM_TIMEOUT]: 'the identity verification service did not answer in time',
+  UPSTREAM_UNKNOWN_STATUS: 'the identity verification service reported a status this server does not know',
 };
 
 export function kitError(code: KitErrorCode, message: string, details?: unknown[]): VerifyKitError {

@@ -1,9 +1,9 @@
-import { ERROR_CODES, isApproved, VerifyKitError } from '@verify-kit/client';
+import { ERROR_CODES, isApproved, isKnownStatus, VerifyKitError } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { readBinding, sessionOf } from './binding.js';
 import type { KitCore } from './core.js';
-import { isUpstreamError, KIT_ERROR_CODES } from './errors.js';
+import { isUpstreamError, KIT_ERROR_CODES, kitError } from './errors.js';
 import type { ErrorResponseBody, Phase } from './protocol.js';
 import { isNavigation, sameOriginPath } from './request-guards.js';
 
@@ -104,6 +104,10 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
       }
       const identification = await core.reader.read(binding.identificationId, { maxAgeMs });
       const view = core.describe(binding, identification);
+      // DESIGN.md: an unknown status is an upstream failure for the gate (503), never a pass.
+      if (!isKnownStatus(identification.status)) {
+        throw kitError(KIT_ERROR_CODES.UPSTREAM_UNKNOWN_STATUS, 'unknown identification status');
+      }
       if (!isApproved(identification.status)) {
         refuse(req, res, redirectTo, view.status, view.phase);
         return;

@@ -46,6 +46,8 @@ export interface Sandbox {
   port: number;
   /** Moves the sandbox clock forward (session and OTP expiry, retention, rate-limit windows). */
   advanceClock(ms: number): void;
+  /** The sandbox clock's time (epoch ms), advanced clock included: for a kit that should share it. */
+  now(): number;
   close(): Promise<void>;
 }
 

@@ -236,6 +236,7 @@ export class SandboxService {
           }
         : null,
       contact: contact ? { channel: contact.channel, masked: contact.masked } : null,
+      maskedContact: contact?.masked ?? null,
       status: rec.status,
       documentSubmitted: rec.documentSubmitted,
       inReview: rec.reviewing,
@@ -315,7 +316,15 @@ export class SandboxService {
       this.reviewTimers.delete(rec.id);
       if (this.sessions.get(rec.id) !== rec || !rec.reviewing) return;
       rec.reviewing = false;
-      this.setStatus(rec, reviewDocument(rec.criteria, doc, scenario).status);
+      let status: IdentificationStatus;
+      try {
+        status = reviewDocument(rec.criteria, doc, scenario).status;
+      } catch (err) {
+        // A timer callback must never throw; a person reviews what the machine could not.
+        console.error('[verify-kit sandbox] automatic review failed:', err);
+        status = IDENTIFICATION_STATUS.IN_MANUAL_REVIEW;
+      }
+      this.setStatus(rec, status);
     }, this.config.reviewDelayMs);
     this.reviewTimers.set(rec.id, timer);
     return { status: rec.status };

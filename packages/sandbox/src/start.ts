@@ -68,5 +68,5 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     return closing;
   };
 
-  return { url, baseUrl, apiKey: config.apiKey, port, advanceClock, close };
+  return { url, baseUrl, apiKey: config.apiKey, port, advanceClock, now: () => clock.now(), close };
 }

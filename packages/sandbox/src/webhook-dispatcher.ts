@@ -84,17 +84,17 @@ export class WebhookDispatcher {
   ): Promise<void> {
     const started = Date.now();
     const timestamp = Math.floor(started / 1000);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'verify-kit-sandbox',
-      'webhook-id': webhookId,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signWebhook({ secret: this.options.secret, id: webhookId, timestamp, body }),
-    };
     let status: number | null = null;
     let responseBody: string | undefined;
     let error: string | undefined;
     try {
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'verify-kit-sandbox',
+        'webhook-id': webhookId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signWebhook({ secret: this.options.secret, id: webhookId, timestamp, body }),
+      };
       const result = await postOnce(
         this.options.url,
         headers,

@@ -1,1 +1,9 @@
-export class A { #longPrivateName = 1; #anotherMethodName() { return this.#longPrivateName; } run() { return this.#anotherMethodName(); } }
+export class A {
+  #longPrivateName = 1;
+  #anotherMethodName() {
+    return this.#longPrivateName;
+  }
+  run() {
+    return this.#anotherMethodName();
+  }
+}

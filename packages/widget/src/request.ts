@@ -22,7 +22,10 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
  * answer), the kit's error code (or HTTP_<status>) for non-2xx, BAD_RESPONSE for a 2xx without a
  * `phase`. An abort is rethrown as is. The upstream body is never surfaced: only its `code`.
  */
-export async function requestJson<T extends { phase: string }>(url: string, init: RequestInit = {}): Promise<T> {
+export async function requestJson<T extends { phase: string }>(
+  url: string,
+  init: RequestInit = {},
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, { credentials: 'same-origin', cache: 'no-store', ...init });

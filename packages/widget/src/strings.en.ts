@@ -1,7 +1,8 @@
 /** English strings of `<verify-identity>`: the reference table every other locale follows. */
 export const en = {
   idleTitle: 'Verify your identity',
-  idleText: 'Use the identity app on your phone to show your ID card or passport. It takes about two minutes.',
+  idleText:
+    'Use the identity app on your phone to show your ID card or passport. It takes about two minutes.',
   start: 'Start verification',
   startingTitle: 'Preparing your verification…',
   awaitingTitle: 'Continue in the app',

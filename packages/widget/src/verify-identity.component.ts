@@ -243,7 +243,8 @@ export class VerifyIdentity extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    // Focus inside a view that is about to be replaced moves to the new view (keyboard users).
+    // Focus inside a view that is being replaced moves into the new one (keyboard users): to its
+    // first action, else to the title. Focus parked on the title moves on once there is an action.
     this.#focusInside = changed.has('_view') && !!this.shadowRoot?.activeElement;
     if (changed.has('_view')) {
       this._copy = '';
@@ -253,9 +254,11 @@ export class VerifyIdentity extends LitElement {
 
   protected override updated(): void {
     this.#tick(this._view === 'awaiting_user');
-    if (this.#focusInside && !this.shadowRoot?.activeElement) {
-      const root = this.renderRoot;
-      (root.querySelector<HTMLElement>("[part~='button']") ?? root.querySelector<HTMLElement>("[part~='title']"))?.focus();
+    const root = this.renderRoot;
+    const title = root.querySelector<HTMLElement>("[part~='title']");
+    const active = this.shadowRoot?.activeElement;
+    if (this.#focusInside && (!active || active === title)) {
+      (root.querySelector<HTMLElement>("[part~='button']") ?? title)?.focus();
     }
   }
 
@@ -277,7 +280,11 @@ export class VerifyIdentity extends LitElement {
     const text = (s: string) => html`<p part="text" class="muted">${s}</p>`;
     switch (this._view) {
       case 'idle':
-        return [t.idleTitle, '', [text(t.idleText), html`<div>${button(t.start, () => this.start(), 'start')}</div>`]];
+        return [
+          t.idleTitle,
+          '',
+          [text(t.idleText), html`<div>${button(t.start, () => this.start(), 'start')}</div>`],
+        ];
       case 'starting':
         return [t.startingTitle, 'busy', nothing];
       case 'awaiting_user':
@@ -303,19 +310,26 @@ export class VerifyIdentity extends LitElement {
           ],
         ];
       case 'expired':
-        return [t.expiredTitle, 'bad', [text(t.expiredText), html`<div>${button(t.newSession, () => this.start(true))}</div>`]];
+        return [
+          t.expiredTitle,
+          'bad',
+          [text(t.expiredText), html`<div>${button(t.newSession, () => this.start(true))}</div>`],
+        ];
       default:
         return [
           t.errorTitle,
           'bad',
-          [text(this._error?.message ?? t.errorGeneric), html`<div>${button(t.retry, () => this.start(), 'retry')}</div>`],
+          [
+            text(this._error?.message ?? t.errorGeneric),
+            html`<div>${button(t.retry, () => this.start(), 'retry')}</div>`,
+          ],
         ];
     }
   }
 
   #awaiting(
     t: VerifyIdentityStrings,
-    button: (label: string, onClick: () => void, part?: string) => TemplateResult,
+    button: (label: string, onClick: () => void, part?: string, secondary?: boolean) => TemplateResult,
   ): TemplateResult {
     const { sessionCode = '', deepLink = '' } = this._session ?? {};
     const href = /^\s*javascript:/i.test(deepLink) ? '#' : deepLink;
@@ -329,7 +343,7 @@ export class VerifyIdentity extends LitElement {
         <p part="code"><span aria-hidden="true">${sessionCode.slice(0, 4)} ${sessionCode.slice(4)}</span><span class="sr">${[...sessionCode].join(' ')}</span></p>
       </div>
       <div class="row">
-        ${button(t.copy, () => this.#copyCode(), 'copy')}
+        ${button(t.copy, () => this.#copyCode(), 'copy', true)}
         <span role="status" class=${this._copy === 'copied' ? 'ok' : 'bad'}>${this._copy ? t[this._copy] : ''}</span>
       </div>
       ${

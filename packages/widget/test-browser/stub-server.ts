@@ -8,7 +8,10 @@ const STANDALONE = fileURLToPath(new URL('../dist/verify-identity.standalone.js'
 const FINAL: readonly string[] = ['approved', 'rejected', 'expired'];
 const CODES = ['K7QM4XRT', 'P9WN3HJE', 'C4VB8ZDF', 'T2RX6MWQ'];
 
-/** A one-shot answer queued for the next call of a route, instead of the normal one. */
+/**
+ * A one-shot answer queued for the next call of a route. Without `status` (and `destroy`) the normal
+ * answer follows the delay or hold.
+ */
 export interface Reply {
   status?: number;
   headers?: Record<string, string>;
@@ -65,6 +68,8 @@ export class StubServer {
   readonly log: LoggedRequest[] = [];
   inFlight = 0;
   maxInFlight = 0;
+  /** Cut every API call without an answer (the browser sees a network error; it may retry once). */
+  unreachable = false;
 
   private readonly server: Server;
   private readonly started = Date.now();
@@ -147,6 +152,7 @@ export class StubServer {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       return void res.end(await readFile(STANDALONE));
     }
+    if (path === '/favicon.ico') return void res.writeHead(204).end();
     if (path === '/elsewhere') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return void res.end('<!doctype html><html lang="en"><title>elsewhere</title><p>elsewhere</p></html>');
@@ -176,20 +182,22 @@ export class StubServer {
       }
     });
 
+    if (this.unreachable) return void req.socket.destroy();
     if (path === '/identity/session' && req.method === 'POST') {
       const reply = this.sessionReplies.shift();
-      if (reply) return this.sendReply(req, res, reply);
+      if (reply && (await this.sendReply(req, res, reply))) return;
       const restart = entry.body.includes('"restart":true');
       if (!this.sessionCode || restart || this.currentPhase() === 'expired') this.newSession();
       return json(res, 201, this.sessionBody());
     }
     if (path === '/identity/status' && req.method === 'GET') {
       const reply = this.statusReplies.shift();
-      if (reply) return this.sendReply(req, res, reply);
+      if (reply && (await this.sendReply(req, res, reply))) return;
       if (!this.sessionCode) return json(res, 404, { error: { code: 'NO_SESSION', message: 'none bound' } });
       const since = url.searchParams.get('since');
       const wait = Number(url.searchParams.get('wait') ?? 0);
-      if (this.longPoll && since === this.currentPhase() && wait > 0) await this.waitForChange(since, wait, res);
+      if (this.longPoll && since === this.currentPhase() && wait > 0)
+        await this.waitForChange(since, wait, res);
       if (res.closed) return;
       const body: StatusResponseBody = {
         phase: this.currentPhase(),
@@ -220,13 +228,16 @@ export class StubServer {
     };
   }
 
-  private async sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): Promise<void> {
+  /** True when the reply answered (or dropped) the request; false to go on with the normal answer. */
+  private async sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): Promise<boolean> {
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (reply.hold) await reply.hold;
-    if (reply.destroy) return void req.socket.destroy();
-    if (res.closed) return;
-    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    if (reply.destroy) req.socket.destroy();
+    if (res.closed || reply.destroy) return true;
+    if (reply.status === undefined) return false;
+    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+    res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null));
+    return true;
   }
 
   private waitForChange(since: string, waitSeconds: number, res: ServerResponse): Promise<void> {

@@ -108,7 +108,7 @@ export function statusRoute(core: KitCore): RequestHandler {
       const maxAgeMs = query.wait > 0 ? core.options.pollIntervalMs : 0;
       const identification = await core.reader.read(binding.identificationId, { maxAgeMs });
       const phase = core.describe(binding, identification).phase;
-      if (query.wait === 0 || query.since === undefined || phase !== query.since) {
+      if (query.wait === 0 || query.since === undefined || phase !== query.since || core.closed) {
         await answer(core, req, res, binding, identification);
         return;
       }

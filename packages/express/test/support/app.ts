@@ -17,6 +17,8 @@ export function capturingLogger(into: string[] = logLines): Logger {
 export interface TestApp {
   url: string;
   kit: VerifyKit;
+  /** How many times a gated handler ran (the gate called next()). */
+  readonly passed: number;
   browser(): Browser;
   close(): Promise<void>;
 }
@@ -36,7 +38,12 @@ type KitOptions = Omit<VerifyKitOptions, 'workflowId'> & { workflowId?: string }
 
 /** An integrator's app as the README shows it, on 127.0.0.1, with the kit under /identity. */
 export async function startApp(options: KitOptions, setup: AppSetup = {}): Promise<TestApp> {
-  const kit = createVerifyKit({ workflowId: 'default', logger: capturingLogger(), pollIntervalMs: 50, ...options });
+  const kit = createVerifyKit({
+    workflowId: 'default',
+    logger: capturingLogger(),
+    pollIntervalMs: 50,
+    ...options,
+  });
   const ex = setup.express ?? express;
   const app = ex();
   if (setup.jsonFirst) app.use(ex.json());
@@ -51,10 +58,13 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
   app.get('/whoami', (req, res) => {
     res.json({ user: (req.session as unknown as { user?: string } | undefined)?.user ?? null });
   });
+  let passed = 0;
   app.get('/account', kit.requireApproved({ redirectTo: '/verify' }), (_req, res) => {
+    passed++;
     res.json({ account: 'welcome' });
   });
   app.get('/api/data', kit.requireApproved(), (_req, res) => {
+    passed++;
     res.json({ data: 'gated' });
   });
   app.get('/custom', async (req, res) => {
@@ -73,6 +83,7 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
   });
   // Everything else is gated too: lets the open-redirect tests request any path.
   app.use(kit.requireApproved({ redirectTo: '/verify' }), (_req, res) => {
+    passed++;
     res.json({ catchAll: true });
   });
 
@@ -81,6 +92,9 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
   return {
     url: server.url,
     kit,
+    get passed() {
+      return passed;
+    },
     browser: () => new Browser(server.url),
     async close() {
       await kit.close();

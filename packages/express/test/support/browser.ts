@@ -31,7 +31,12 @@ export class Browser {
   async fetch<T = unknown>(
     method: string,
     path: string,
-    options: { headers?: Record<string, string>; body?: string | Buffer; json?: unknown; signal?: AbortSignal } = {},
+    options: {
+      headers?: Record<string, string>;
+      body?: string | Buffer;
+      json?: unknown;
+      signal?: AbortSignal;
+    } = {},
   ): Promise<BrowserResponse<T>> {
     const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', ...options.headers };
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader;

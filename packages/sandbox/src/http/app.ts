@@ -35,6 +35,9 @@ export function createApp(deps: AppDeps): Express {
 
   const guard = apiKeyGuard(deps.apiKey);
   app.get('/', (_req, res) => sendHtml(res, 200, indexPage(deps.basePath())));
+  app.get('/favicon.ico', (_req, res) => {
+    res.status(204).end();
+  });
   app.use('/api/v1', apiRouter(deps.service, guard, deps.limiter));
   app.use('/public', publicRouter(deps.service, deps.basePath));
   app.use('/app', simulatorRouter(deps.service, deps.basePath));

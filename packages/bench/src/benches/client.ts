@@ -1,0 +1,79 @@
+import { createClient } from '@verify-kit/client';
+import { request } from 'undici';
+import { startChild } from '../servers/rpc.js';
+import type { SandboxCommands } from '../servers/sandbox-process.js';
+import { round } from '../support/stats.js';
+import type { Bench } from './bench.js';
+
+const CONCURRENCY = 16;
+const ROUND_MS = 2000;
+const ROUNDS = 3;
+
+/** Runs `call` in CONCURRENCY loops for `ms`; returns completed calls per second. */
+async function callsPerSec(call: () => Promise<unknown>, ms: number): Promise<number> {
+  const end = performance.now() + ms;
+  let done = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        await call();
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+/** client.getIdentification against a bare undici.request of the same URL, alternating, same run. */
+export const clientBench: Bench = {
+  name: 'client',
+  keys: ['client.throughputRatioVsUndici'],
+  timeoutMs: 60_000,
+  async run() {
+    const sandbox = startChild<SandboxCommands>(new URL('../servers/sandbox-process.ts', import.meta.url));
+    try {
+      const { url, apiKey } = await sandbox.call('start', { reviewDelayMs: 0 });
+      const client = createClient({ baseUrl: url, apiKey });
+      try {
+        const { identificationId } = await client.createSession({
+          workflowId: 'default',
+          locale: 'en',
+          sendOTP: false,
+        });
+        const target = `${url}/api/v1/identifications/${identificationId}`;
+        const bare = async () => {
+          const answer = await request(target, { headers: { 'x-api-key': apiKey } });
+          if (answer.statusCode !== 200) throw new Error(`undici.request: ${answer.statusCode}`);
+          return answer.body.json();
+        };
+        const typed = () => client.getIdentification(identificationId);
+        await callsPerSec(bare, 500);
+        await callsPerSec(typed, 500);
+        const undiciRounds: number[] = [];
+        const clientRounds: number[] = [];
+        for (let i = 0; i < ROUNDS; i++) {
+          const order = i % 2 === 0 ? ([bare, typed] as const) : ([typed, bare] as const);
+          for (const call of order) {
+            const rate = await callsPerSec(call, ROUND_MS);
+            (call === bare ? undiciRounds : clientRounds).push(Math.round(rate));
+          }
+        }
+        const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+        return {
+          figures: { 'client.throughputRatioVsUndici': round(sum(clientRounds) / sum(undiciRounds)) },
+          details: {
+            concurrency: CONCURRENCY,
+            roundMs: ROUND_MS,
+            callsPerSec: { undici: undiciRounds, client: clientRounds },
+          },
+        };
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await sandbox.call('close').catch(() => undefined);
+      await sandbox.stop();
+    }
+  },
+};

@@ -1,0 +1,54 @@
+import { startStack } from '../servers/stack.js';
+import { compareThroughput, type LoadSettings } from '../support/load.js';
+import { round } from '../support/stats.js';
+import type { Bench } from './bench.js';
+
+const LOAD: LoadSettings = { connections: 10, durationSec: 3, rounds: 2, warmupSec: 1 };
+
+/**
+ * Session creations per second straight to the sandbox, and through the kit (POST /identity/session
+ * with no cookie: a new browser session each time, as on a first visit).
+ */
+export const createBench: Bench = {
+  name: 'create',
+  keys: ['sandbox.createPerSec', 'kit.createRatioVsDirect'],
+  timeoutMs: 90_000,
+  async run() {
+    const stack = await startStack({ reviewDelayMs: 0 });
+    try {
+      const results = await compareThroughput(
+        [
+          {
+            name: 'sandbox direct',
+            url: `${stack.sandboxUrl}/api/v1/verification-sessions`,
+            method: 'POST',
+            headers: { 'x-api-key': stack.apiKey, 'content-type': 'application/json' },
+            body: JSON.stringify({ workflowId: 'default', locale: 'en', sendOTP: false }),
+          },
+          {
+            name: 'through the kit',
+            url: `${stack.appUrl}/identity/session`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: '{}',
+          },
+        ],
+        LOAD,
+      );
+      const direct = results['sandbox direct']!;
+      const kit = results['through the kit']!;
+      for (const [name, r] of Object.entries(results)) {
+        if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      }
+      return {
+        figures: {
+          'sandbox.createPerSec': direct.rps,
+          'kit.createRatioVsDirect': round(kit.rps / direct.rps),
+        },
+        details: { load: LOAD, requestsPerSec: results },
+      };
+    } finally {
+      await stack.stop();
+    }
+  },
+};

@@ -1,0 +1,104 @@
+// `pnpm bench`: runs every benchmark against the built packages, prints a table, writes
+// bench-results.json and BENCHMARKS.md at the repository root. BENCH_ONLY=a,b runs some benchmarks
+// and only prints (the files always hold a complete run).
+import { writeFile } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import type { Bench, BenchContext } from './benches/bench.js';
+import { clickToQrBench } from './benches/click-to-qr.js';
+import { clientBench } from './benches/client.js';
+import { coalescingBench } from './benches/coalescing.js';
+import { createBench } from './benches/create.js';
+import { gateBench } from './benches/gate.js';
+import { memoryBench } from './benches/memory.js';
+import { pushBench } from './benches/push.js';
+import { sizesBench } from './benches/sizes.js';
+import { buildResults, type FigureKey, type Figures } from './report/figures.js';
+import { textTable } from './report/format.js';
+import { renderMarkdown } from './report/markdown.js';
+import { launchChromium } from './support/browser.js';
+import { describeMachine } from './support/machine.js';
+import { withTimeout } from './support/stats.js';
+
+const BENCHES: readonly Bench[] = [
+  sizesBench,
+  clickToQrBench,
+  pushBench,
+  gateBench,
+  coalescingBench,
+  clientBench,
+  createBench,
+  memoryBench,
+];
+
+const root = new URL('../../../', import.meta.url);
+const log = (message: string) => process.stdout.write(`${message}\n`);
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = only?.filter((name) => !BENCHES.some((b) => b.name === name)) ?? [];
+  if (unknown.length > 0) {
+    throw new Error(
+      `BENCH_ONLY: unknown ${unknown.join(', ')} (known: ${BENCHES.map((b) => b.name).join(', ')})`,
+    );
+  }
+  const selected = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
+
+  let browser: Promise<Browser> | undefined;
+  const context: BenchContext = {
+    browser: () => {
+      browser ??= launchChromium();
+      return browser;
+    },
+    log,
+  };
+
+  const started = Date.now();
+  const figures: Figures = {};
+  const unavailable: Partial<Record<FigureKey, string>> = {};
+  const details: Record<string, unknown> = {};
+  for (const bench of selected) {
+    const t0 = Date.now();
+    log(`bench ${bench.name} ...`);
+    try {
+      const outcome = await withTimeout(`bench ${bench.name}`, bench.timeoutMs, () => bench.run(context));
+      Object.assign(figures, outcome.figures);
+      if (outcome.details !== undefined) details[bench.name] = outcome.details;
+      log(`bench ${bench.name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+      for (const key of bench.keys) unavailable[key] = `${bench.name}: ${reason}`;
+      log(`bench ${bench.name}: FAILED after ${((Date.now() - t0) / 1000).toFixed(1)} s: ${reason}`);
+    }
+  }
+  if (browser) await (await browser.catch(() => undefined))?.close();
+
+  const results = buildResults({
+    figures,
+    unavailable,
+    details,
+    machine: describeMachine(),
+    node: process.version,
+    date: new Date(),
+    durationSec: (Date.now() - started) / 1000,
+  });
+  log('');
+  log(textTable(results));
+  if (only) {
+    log('\nBENCH_ONLY: bench-results.json and BENCHMARKS.md left as they were.');
+    return;
+  }
+  await writeFile(new URL('bench-results.json', root), `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(new URL('BENCHMARKS.md', root), renderMarkdown(results));
+  log('\nwrote bench-results.json and BENCHMARKS.md');
+}
+
+main().then(
+  // Keep-alive sockets of the load generators must not hold the run open.
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,72 @@
+import autocannon from 'autocannon';
+
+/** One HTTP route under load (autocannon, in this process; the servers run in their own). */
+export interface Target {
+  name: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadSettings {
+  connections: number;
+  durationSec: number;
+  rounds: number;
+  /** One short untimed run per target first (JIT, connection pools). */
+  warmupSec: number;
+}
+
+export interface Throughput {
+  /** 2xx answers per second over all rounds. */
+  rps: number;
+  perRound: number[];
+  non2xx: number;
+  errors: number;
+}
+
+async function run(target: Target, connections: number, durationSec: number) {
+  const result = await autocannon({
+    url: target.url,
+    method: target.method ?? 'GET',
+    ...(target.headers ? { headers: target.headers } : {}),
+    ...(target.body !== undefined ? { body: target.body } : {}),
+    connections,
+    duration: durationSec,
+  });
+  return { ok: result['2xx'], seconds: result.duration, non2xx: result.non2xx, errors: result.errors };
+}
+
+/**
+ * Measures the targets in interleaved rounds (A B C, B C A, C A B, …) so that whatever else the
+ * machine does at the time is shared by all of them; the ratios are what to read.
+ */
+export async function compareThroughput(
+  targets: readonly Target[],
+  settings: LoadSettings,
+): Promise<Record<string, Throughput>> {
+  if (settings.warmupSec > 0) {
+    for (const target of targets) await run(target, settings.connections, settings.warmupSec);
+  }
+  const totals = new Map(
+    targets.map((t) => [t.name, { ok: 0, seconds: 0, non2xx: 0, errors: 0, perRound: [] as number[] }]),
+  );
+  for (let round = 0; round < settings.rounds; round++) {
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[(i + round) % targets.length]!;
+      const r = await run(target, settings.connections, settings.durationSec);
+      const total = totals.get(target.name)!;
+      total.ok += r.ok;
+      total.seconds += r.seconds;
+      total.non2xx += r.non2xx;
+      total.errors += r.errors;
+      total.perRound.push(Math.round(r.ok / r.seconds));
+    }
+  }
+  return Object.fromEntries(
+    [...totals].map(([name, t]) => [
+      name,
+      { rps: Math.round(t.ok / t.seconds), perRound: t.perRound, non2xx: t.non2xx, errors: t.errors },
+    ]),
+  );
+}

@@ -1,0 +1,228 @@
+import { generateWebhookSecret } from '@verify-kit/client';
+import { startSandbox } from '@verify-kit/sandbox';
+import express from 'express';
+import session from 'express-session';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createVerifyKit, type StatusResponseBody } from '../src/index.js';
+import { capturingLogger, startApp } from './support/app.js';
+import { Browser } from './support/browser.js';
+import { startFakeUpstream } from './support/fake-upstream.js';
+import { expectKeyNeverLeaked } from './support/leaks.js';
+import { submitDocument } from './support/sandbox.js';
+import { listen } from './support/servers.js';
+import { deliverWebhook } from './support/webhooks.js';
+
+const API_KEY = 'sk_test_coalesce_0b7d44e1aa';
+afterAll(() => expectKeyNeverLeaked(API_KEY));
+
+const until = async (condition: () => boolean) => {
+  for (let i = 0; i < 2000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (!condition()) throw new Error('condition never met');
+};
+
+/** The identificationId the fake created last. */
+const lastCreated = (statuses: Map<string, string>) => [...statuses.keys()].at(-1)!;
+
+describe('single-flight status reads', () => {
+  it('100 concurrent gated requests of one user cause exactly 1 upstream read', async () => {
+    const upstream = await startFakeUpstream();
+    const kit = createVerifyKit({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      workflowId: 'default',
+      logger: capturingLogger(),
+    });
+    const app = express();
+    app.use(session({ secret: 's', resave: false, saveUninitialized: false }));
+    app.use('/identity', kit.router);
+    let arrived = 0;
+    let passed = 0;
+    const countArrival: express.RequestHandler = (_req, _res, next) => {
+      arrived++;
+      next();
+    };
+    app.get('/gated', countArrival, kit.requireApproved(), (_req, res) => {
+      passed++;
+      res.json({ ok: true });
+    });
+    const server = await listen(app);
+    try {
+      const browser = new Browser(server.url);
+      await browser.post('/identity/session');
+      upstream.statuses.set(lastCreated(upstream.statuses), 'APPROVED');
+      const cookieBefore = browser.cookieHeader;
+
+      // The upstream holds its answer until every request reached the gate.
+      let release!: () => void;
+      upstream.hold = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      upstream.reads = 0;
+      const responses = Promise.all(Array.from({ length: 100 }, () => browser.get('/gated')));
+      await until(() => arrived === 100);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      release();
+      const all = await responses;
+
+      expect(upstream.reads).toBe(1);
+      expect(all.map((res) => res.status)).toEqual(Array(100).fill(200));
+      expect(passed).toBe(100);
+      // First approval: one regeneration; every concurrent response carries the same new session.
+      const cookies = new Set(all.map((res) => String(res.headers['set-cookie']).split(';')[0]));
+      expect(cookies.size).toBe(1);
+      expect(browser.cookieHeader).not.toBe(cookieBefore);
+      expect((await browser.get('/gated')).status).toBe(200);
+    } finally {
+      await kit.close();
+      await server.close();
+      await upstream.close();
+    }
+  });
+
+  it('maxAgeMs lets the gate reuse a recent read; 0 reads every time', async () => {
+    const upstream = await startFakeUpstream();
+    const kit = createVerifyKit({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      workflowId: 'default',
+      logger: capturingLogger(),
+    });
+    const app = express();
+    app.use(session({ secret: 's', resave: false, saveUninitialized: false }));
+    app.use('/identity', kit.router);
+    app.get('/fresh', kit.requireApproved(), (_req, res) => res.json({}));
+    app.get('/cached', kit.requireApproved({ maxAgeMs: 60_000 }), (_req, res) => res.json({}));
+    const server = await listen(app);
+    try {
+      const browser = new Browser(server.url);
+      await browser.post('/identity/session');
+      upstream.statuses.set(lastCreated(upstream.statuses), 'APPROVED');
+      upstream.reads = 0;
+      for (let i = 0; i < 3; i++) expect((await browser.get('/fresh')).status).toBe(200);
+      expect(upstream.reads).toBe(3);
+      for (let i = 0; i < 3; i++) expect((await browser.get('/cached')).status).toBe(200);
+      expect(upstream.reads).toBe(3);
+    } finally {
+      await kit.close();
+      await server.close();
+      await upstream.close();
+    }
+  });
+});
+
+describe('long-polls', () => {
+  it('10 tabs of one user share the reads, and a signed webhook wakes them all with one read', async () => {
+    const secret = generateWebhookSecret();
+    const upstream = await startFakeUpstream();
+    // A poll interval longer than the wait: only the webhook can wake the tabs.
+    const app = await startApp({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      webhookSecret: secret,
+      pollIntervalMs: 60_000,
+    });
+    try {
+      const first = app.browser();
+      await first.post('/identity/session');
+      const identificationId = lastCreated(upstream.statuses);
+      upstream.reads = 0;
+      const tabs = Array.from({ length: 10 }, () => {
+        const tab = new Browser(app.url);
+        for (const [name, value] of first.cookies) tab.cookies.set(name, value);
+        return tab;
+      });
+      const polls = tabs.map((tab) =>
+        tab.get<StatusResponseBody>('/identity/status?wait=20&since=awaiting_user'),
+      );
+      await until(() => upstream.reads === 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(upstream.reads).toBe(1);
+
+      upstream.statuses.set(identificationId, 'IN_MANUAL_REVIEW');
+      const hook = await deliverWebhook(app.browser(), {
+        secret,
+        identificationId,
+        type: 'identification.in_manual_review',
+      });
+      expect(hook.status).toBe(204);
+      const answers = await Promise.all(polls);
+      expect(answers.map((res) => res.json.phase)).toEqual(Array(10).fill('in_review'));
+      expect(upstream.reads).toBe(2);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+
+  it('stop reading when the client goes away', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, pollIntervalMs: 50 });
+    try {
+      const browser = app.browser();
+      await browser.post('/identity/session');
+      const abort = new AbortController();
+      const poll = browser.fetch('GET', '/identity/status?wait=30&since=awaiting_user', {
+        signal: abort.signal,
+      });
+      poll.catch(() => undefined);
+      await until(() => upstream.reads >= 3);
+      abort.abort();
+      await expect(poll).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const afterAbort = upstream.reads;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(upstream.reads).toBe(afterAbort);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+
+  it('answer at once with what they know when the kit closes', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, pollIntervalMs: 60_000 });
+    try {
+      const browser = app.browser();
+      await browser.post('/identity/session');
+      const poll = browser.get<StatusResponseBody>('/identity/status?wait=30&since=awaiting_user');
+      await until(() => upstream.reads === 1);
+      await app.kit.close();
+      const res = await poll;
+      expect(res.status).toBe(200);
+      expect(res.json.phase).toBe('awaiting_user');
+      expect((await browser.get<{ error: { code: string } }>('/identity/status')).json.error.code).toBe(
+        'KIT_CLOSED',
+      );
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+
+  it('are woken by the sandbox’s real signed webhooks', async () => {
+    const secret = generateWebhookSecret();
+    const listening = await listen();
+    const sandbox = await startSandbox({
+      apiKey: API_KEY,
+      reviewDelayMs: 0,
+      webhookUrl: `${listening.url}/identity/webhook`,
+      webhookSecret: secret,
+    });
+    const app = await startApp(
+      { baseUrl: sandbox.url, apiKey: API_KEY, webhookSecret: secret, pollIntervalMs: 60_000 },
+      { listening },
+    );
+    try {
+      const browser = app.browser();
+      const session = await browser.post<{ sessionCode: string }>('/identity/session');
+      const poll = browser.get<StatusResponseBody>('/identity/status?wait=20&since=awaiting_user');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await submitDocument(sandbox, session.json.sessionCode, 'manual_review');
+      const res = await poll;
+      expect(res.json.phase).toBe('in_review');
+    } finally {
+      await app.close();
+      await sandbox.close();
+    }
+  });
+});

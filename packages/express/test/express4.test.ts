@@ -1,0 +1,61 @@
+import { generateWebhookSecret } from '@verify-kit/client';
+import { startSandbox } from '@verify-kit/sandbox';
+import express4 from 'express4';
+import { describe, expect, it } from 'vitest';
+import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
+import { startApp } from './support/app.js';
+import { expectKeyNeverLeaked } from './support/leaks.js';
+import { submitDocument } from './support/sandbox.js';
+import { listen } from './support/servers.js';
+
+const API_KEY = 'sk_test_express4_77e0c2b9f1';
+
+describe('on an Express 4 app (the oldest peer)', () => {
+  it('runs the protocol, the webhook and the gate', async () => {
+    const secret = generateWebhookSecret();
+    const listening = await listen();
+    const sandbox = await startSandbox({
+      apiKey: API_KEY,
+      reviewDelayMs: 0,
+      webhookUrl: `${listening.url}/identity/webhook`,
+      webhookSecret: secret,
+    });
+    const app = await startApp(
+      { baseUrl: sandbox.url, apiKey: API_KEY, webhookSecret: secret, pollIntervalMs: 60_000 },
+      { express: express4, listening },
+    );
+    try {
+      const browser = app.browser();
+      const session = await browser.post<SessionResponseBody>('/identity/session');
+      expect(session.status).toBe(201);
+      expect(session.json.phase).toBe('awaiting_user');
+      expect((await browser.get(session.json.qrCodeUrl)).headers['content-type']).toBe(
+        'image/svg+xml; charset=utf-8',
+      );
+      expect((await browser.get('/account', { accept: 'text/html' })).headers.location).toBe(
+        '/verify?returnTo=%2Faccount',
+      );
+      const malformed = await browser.fetch('POST', '/identity/session', {
+        body: '{',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(malformed.json).toMatchObject({ error: { code: 'INVALID_JSON' } });
+
+      const poll = browser.get<StatusResponseBody>('/identity/status?wait=20&since=awaiting_user');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await submitDocument(sandbox, session.json.sessionCode, 'approve');
+      // Only the webhook can wake it (the poll interval is a minute).
+      expect((await poll).json.phase).not.toBe('awaiting_user');
+      let phase = '';
+      for (let i = 0; i < 200 && phase !== 'approved'; i++) {
+        phase = (await browser.get<StatusResponseBody>('/identity/status')).json.phase;
+      }
+      expect(phase).toBe('approved');
+      expect((await browser.get('/account')).json).toEqual({ account: 'welcome' });
+    } finally {
+      await app.close();
+      await sandbox.close();
+    }
+    expectKeyNeverLeaked(API_KEY);
+  });
+});

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
+import { startApp } from './support/app.js';
+import { FAULTS, type Fault, startFakeUpstream } from './support/fake-upstream.js';
+import { expectKeyNeverLeaked } from './support/leaks.js';
+
+const API_KEY = 'sk_test_faults_5e1d0a77b3';
+const problems: unknown[] = [];
+const onProblem = (reason: unknown) => problems.push(reason);
+
+beforeAll(() => {
+  process.on('unhandledRejection', onProblem);
+  process.on('uncaughtException', onProblem);
+});
+
+afterAll(() => {
+  process.off('unhandledRejection', onProblem);
+  process.off('uncaughtException', onProblem);
+  expect(problems).toEqual([]);
+  expectKeyNeverLeaked(API_KEY);
+});
+
+interface Expected {
+  code: string;
+  /** GET /status and POST /session (reusing, then creating) */
+  status: number;
+  reuse: number;
+  create: number;
+}
+
+const EXPECTED: Record<Fault, Expected> = {
+  refused: { code: 'UPSTREAM_UNAVAILABLE', status: 503, reuse: 503, create: 503 },
+  timeout: { code: 'UPSTREAM_TIMEOUT', status: 504, reuse: 504, create: 504 },
+  'slow-body': { code: 'UPSTREAM_TIMEOUT', status: 504, reuse: 504, create: 504 },
+  '500': { code: 'UPSTREAM_UNAVAILABLE', status: 503, reuse: 503, create: 503 },
+  '502-html': { code: 'UPSTREAM_UNAVAILABLE', status: 503, reuse: 503, create: 503 },
+  'malformed-json': { code: 'UPSTREAM_BAD_RESPONSE', status: 502, reuse: 502, create: 502 },
+  'wrong-shape': { code: 'UPSTREAM_BAD_RESPONSE', status: 502, reuse: 502, create: 502 },
+  // Not a failure for the widget (phase in_review), but the gate fails closed on it (DESIGN.md).
+  'unknown-status': { code: 'UPSTREAM_UNKNOWN_STATUS', status: 200, reuse: 201, create: 201 },
+  '404': { code: 'UPSTREAM_NOT_FOUND', status: 502, reuse: 502, create: 502 },
+  '429': { code: 'UPSTREAM_RATE_LIMITED', status: 503, reuse: 503, create: 503 },
+};
+
+type ErrorJson = { error?: { code: string; message: string } };
+const html = { accept: 'text/html', 'sec-fetch-mode': 'navigate' };
+
+describe('a misbehaving upstream × (gate, /status, /session)', () => {
+  it.each(FAULTS)('%s: fails closed with a typed error', async (fault) => {
+    const expected = EXPECTED[fault];
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, timeoutMs: 250, retries: 0 });
+    try {
+      const bound = app.browser();
+      expect((await bound.post('/identity/session')).status).toBe(201);
+      if (fault === 'refused') await upstream.close();
+      else upstream.mode = fault;
+
+      // The gate: 503 with the code, for API calls and browser navigations alike; never next().
+      const gated = await Promise.all(
+        [{}, html].flatMap((headers) =>
+          ['/api/data', '/account'].map((path) => bound.get<ErrorJson>(path, headers)),
+        ),
+      );
+      for (const res of gated) {
+        expect(res.status).toBe(503);
+        expect(res.json.error?.code).toBe(expected.code);
+      }
+      expect(app.passed).toBe(0);
+
+      const status = await bound.get<StatusResponseBody & ErrorJson>('/identity/status');
+      expect(status.status).toBe(expected.status);
+      if (fault === 'unknown-status')
+        expect(status.json).toMatchObject({ status: 'ON_HOLD_FOR_AUDIT', phase: 'in_review' });
+      else expect(status.json.error?.code).toBe(expected.code);
+
+      const reuse = await bound.post<SessionResponseBody & ErrorJson>('/identity/session');
+      expect(reuse.status).toBe(expected.reuse);
+      if (fault === 'unknown-status') expect(reuse.json.phase).toBe('in_review');
+      else expect(reuse.json.error?.code).toBe(expected.code);
+
+      const fresh = await app.browser().post<SessionResponseBody & ErrorJson>('/identity/session');
+      expect(fresh.status).toBe(expected.create);
+      if (fault === 'unknown-status') expect(fresh.json.phase).toBe('awaiting_user');
+      else expect(fresh.json.error?.code).toBe(expected.code);
+
+      // Messages are the kit's, never the upstream's words (its HTML, its error text).
+      for (const res of [status, reuse, fresh])
+        expect(res.text).not.toMatch(/boom|Bad Gateway|slow down|no such/);
+      expect(app.passed).toBe(0);
+    } finally {
+      await app.close();
+      if (fault !== 'refused') await upstream.close();
+    }
+  });
+});

@@ -1,0 +1,207 @@
+import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
+import QRCode from 'qrcode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
+import { startApp, type TestApp } from './support/app.js';
+import { expectKeyNeverLeaked } from './support/leaks.js';
+import { decide, openByCode, submitDocument, waitForStatus } from './support/sandbox.js';
+
+const API_KEY = 'sk_test_protocol_9f3b1c7e2d';
+let sandbox: Sandbox;
+let app: TestApp;
+// One clock for the sandbox and the kit, so expiry can be tested without waiting.
+let skewMs = 0;
+const now = () => Date.now() + skewMs;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0, now });
+  app = await startApp({ baseUrl: sandbox.url, apiKey: API_KEY, now });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await sandbox?.close();
+  expectKeyNeverLeaked(API_KEY);
+});
+
+function advance(ms: number) {
+  skewMs += ms;
+  sandbox.advanceClock(0);
+}
+
+const html = { accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate' };
+
+describe('the widget protocol against the sandbox', () => {
+  it('POST /session creates a verification bound to the browser session', async () => {
+    const browser = app.browser();
+    const res = await browser.post<SessionResponseBody>('/identity/session');
+    expect(res.status).toBe(201);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = res.json;
+    expect(Object.keys(body).sort()).toEqual(
+      ['deepLink', 'expiresAt', 'phase', 'qrCodeUrl', 'sessionCode', 'sessionPageLink', 'status'].sort(),
+    );
+    expect(body.sessionCode).toMatch(/^[A-Z2-9]{8}$/);
+    expect(body.deepLink).toMatch(/^idv:\/\/app-url\//);
+    expect(body.qrCodeUrl).toMatch(/^\/identity\/qr\.svg\?v=[\w-]+$/);
+    expect(body.sessionPageLink.startsWith(`${sandbox.url}/public/verification-sessions/`)).toBe(true);
+    expect(body.status).toBe('IN_AUTOMATIC_REVIEW');
+    expect(body.phase).toBe('awaiting_user');
+    expect(Date.parse(body.expiresAt) - now()).toBeGreaterThan(29 * 60_000);
+    // The browser never learns the upstream's ids beyond what the links already carry.
+    expect(res.text).not.toContain('identificationId');
+
+    const status = await browser.get<StatusResponseBody>('/identity/status');
+    expect(status.status).toBe(200);
+    expect(status.json).toEqual({
+      status: 'IN_AUTOMATIC_REVIEW',
+      phase: 'awaiting_user',
+      expiresAt: body.expiresAt,
+    });
+  });
+
+  it('reuses the live verification, and starts a new one on { restart: true }', async () => {
+    const browser = app.browser();
+    const first = await browser.post<SessionResponseBody>('/identity/session');
+    const again = await browser.post<SessionResponseBody>('/identity/session', {});
+    expect(again.status).toBe(201);
+    expect(again.json.sessionCode).toBe(first.json.sessionCode);
+    expect(again.json.qrCodeUrl).toBe(first.json.qrCodeUrl);
+    const restarted = await browser.post<SessionResponseBody>('/identity/session', { restart: true });
+    expect(restarted.status).toBe(201);
+    expect(restarted.json.sessionCode).not.toBe(first.json.sessionCode);
+    expect(restarted.json.qrCodeUrl).not.toBe(first.json.qrCodeUrl);
+    const status = await browser.get<StatusResponseBody>('/identity/status');
+    expect(status.json.expiresAt).toBe(restarted.json.expiresAt);
+  });
+
+  it('GET /qr.svg is the QR code of the bound deep link, private to the browser', async () => {
+    const browser = app.browser();
+    const session = await browser.post<SessionResponseBody>('/identity/session');
+    const res = await browser.get(session.json.qrCodeUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+    expect(res.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+    expect(res.text).toBe(
+      await QRCode.toString(session.json.deepLink, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
+    );
+    const other = app.browser();
+    await other.post('/identity/session');
+    expect((await other.get(session.json.qrCodeUrl)).text).not.toBe(res.text);
+  });
+
+  it('answers 404 NO_VERIFICATION_SESSION to a browser session without a verification', async () => {
+    const browser = app.browser();
+    for (const path of [
+      '/identity/status',
+      '/identity/qr.svg',
+      '/identity/status?wait=5&since=awaiting_user',
+    ]) {
+      const res = await browser.get<{ error: { code: string } }>(path);
+      expect(res.status).toBe(404);
+      expect(res.json.error.code).toBe('NO_VERIFICATION_SESSION');
+    }
+  });
+
+  it('takes a person from a new session through approval to the gated page', async () => {
+    const browser = app.browser();
+    await browser.post('/login?user=ayse');
+    const session = await browser.post<SessionResponseBody>('/identity/session');
+
+    const redirected = await browser.get('/account', html);
+    expect(redirected.status).toBe(303);
+    expect(redirected.headers.location).toBe('/verify?returnTo=%2Faccount');
+    const refused = await browser.get<{ error: { code: string }; status: string; phase: string }>(
+      '/api/data',
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({
+      error: { code: 'NOT_APPROVED' },
+      status: 'IN_AUTOMATIC_REVIEW',
+      phase: 'awaiting_user',
+    });
+
+    const { identificationId } = await submitDocument(sandbox, session.json.sessionCode, 'approve');
+    await waitForStatus(sandbox, identificationId, 'APPROVED');
+    const cookieBefore = browser.cookieHeader;
+    const status = await browser.get<StatusResponseBody>('/identity/status');
+    expect(status.json.phase).toBe('approved');
+    // Session fixation: the first approved read gives the session a new id, keeping its data.
+    expect(browser.cookieHeader).not.toBe(cookieBefore);
+    expect((await browser.get('/whoami')).json).toEqual({ user: 'ayse' });
+
+    const account = await browser.get('/account', html);
+    expect(account.status).toBe(200);
+    expect(account.json).toEqual({ account: 'welcome' });
+    expect((await browser.get('/api/data')).json).toEqual({ data: 'gated' });
+    // The id changes once, not on every approved request.
+    const cookieAfter = browser.cookieHeader;
+    await browser.get('/api/data');
+    expect(browser.cookieHeader).toBe(cookieAfter);
+
+    expect((await browser.get('/custom')).json).toEqual({
+      status: 'APPROVED',
+      phase: 'approved',
+      expiresAt: session.json.expiresAt,
+      approved: true,
+    });
+    expect((await browser.post('/check-country?country=TUR')).json).toEqual({ verified: true });
+    expect((await browser.post('/check-country?country=DEU')).json).toEqual({ verified: false });
+    // An approved verification is reused, not replaced.
+    const reused = await browser.post<SessionResponseBody>('/identity/session');
+    expect(reused.json).toMatchObject({ sessionCode: session.json.sessionCode, phase: 'approved' });
+  });
+
+  it('long-polls: answers when the phase moves away from `since`', async () => {
+    const browser = app.browser();
+    const session = await browser.post<SessionResponseBody>('/identity/session');
+    const polling = browser.get<StatusResponseBody>('/identity/status?wait=15&since=awaiting_user');
+    await submitDocument(sandbox, session.json.sessionCode, 'manual_review');
+    const answered = await polling;
+    expect(answered.status).toBe(200);
+    expect(answered.json.phase).toBe('in_review');
+    // since equal to something else than the current phase: at once.
+    const immediate = await browser.get<StatusResponseBody>('/identity/status?wait=15&since=awaiting_user');
+    expect(immediate.json.phase).toBe('in_review');
+  });
+
+  it('follows manual review, resubmission and rejection', async () => {
+    const browser = app.browser();
+    const session = await browser.post<SessionResponseBody>('/identity/session');
+    const { identificationId } = await submitDocument(sandbox, session.json.sessionCode, 'resubmit');
+    await waitForStatus(sandbox, identificationId, 'RESUBMISSION_REQUIRED');
+    expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe(
+      'resubmission_required',
+    );
+
+    await submitDocument(sandbox, session.json.sessionCode, 'manual_review');
+    await waitForStatus(sandbox, identificationId, 'IN_MANUAL_REVIEW');
+    expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe('in_review');
+
+    await decide(sandbox, identificationId, 'REJECTED');
+    const rejected = await browser.get<StatusResponseBody>('/identity/status');
+    expect(rejected.json).toMatchObject({ status: 'REJECTED', phase: 'rejected' });
+    const gate = await browser.get<{ phase: string }>('/api/data');
+    expect(gate.status).toBe(403);
+    expect(gate.json.phase).toBe('rejected');
+    // A rejection stays visible until the person chooses to start again.
+    expect((await browser.post<SessionResponseBody>('/identity/session')).json).toMatchObject({
+      sessionCode: session.json.sessionCode,
+      phase: 'rejected',
+    });
+    const restarted = await browser.post<SessionResponseBody>('/identity/session', { restart: true });
+    expect(restarted.json.phase).toBe('awaiting_user');
+  });
+
+  it('reports an expired session and replaces it on the next POST /session', async () => {
+    const browser = app.browser();
+    const session = await browser.post<SessionResponseBody>('/identity/session');
+    advance(31 * 60_000);
+    const status = await browser.get<StatusResponseBody>('/identity/status');
+    expect(status.json).toMatchObject({ status: 'IN_AUTOMATIC_REVIEW', phase: 'expired' });
+    await expect(openByCode(sandbox, session.json.sessionCode)).rejects.toThrow();
+    const fresh = await browser.post<SessionResponseBody>('/identity/session');
+    expect(fresh.json.phase).toBe('awaiting_user');
+    expect(fresh.json.sessionCode).not.toBe(session.json.sessionCode);
+  });
+});

@@ -1,0 +1,411 @@
+import { createConnection } from 'node:net';
+import { generateWebhookSecret } from '@verify-kit/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusResponseBody } from '../src/index.js';
+import { logLines, startApp, type TestApp } from './support/app.js';
+import type { Browser } from './support/browser.js';
+import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.js';
+import { expectKeyNeverLeaked } from './support/leaks.js';
+import { deliverWebhook } from './support/webhooks.js';
+
+const API_KEY = 'sk_test_security_c0ffee1234';
+const SECRET = generateWebhookSecret();
+let upstream: FakeUpstream;
+let app: TestApp;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, webhookSecret: SECRET });
+});
+
+afterEach(() => {
+  upstream.mode = 'healthy';
+});
+
+afterAll(async () => {
+  await app.close();
+  await upstream.close();
+  expectKeyNeverLeaked(API_KEY);
+});
+
+type ErrorJson = { error: { code: string; message: string } };
+const html = { accept: 'text/html', 'sec-fetch-mode': 'navigate' };
+
+/** The identificationId the kit bound (read from the fake's side: the browser never sees it). */
+async function startVerification(browser: Browser): Promise<string> {
+  const before = new Set(upstream.statuses.keys());
+  expect((await browser.post('/identity/session')).status).toBe(201);
+  const created = [...upstream.statuses.keys()].find((id) => !before.has(id));
+  if (created === undefined) throw new Error('no session was created');
+  return created;
+}
+
+describe('CSRF and bad input on POST /session', () => {
+  const refusals: [string, Record<string, string>, string | undefined, number, string][] = [
+    ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }, '{}', 403, 'CROSS_SITE_REQUEST'],
+    ['Sec-Fetch-Site same-site', { 'sec-fetch-site': 'same-site' }, '{}', 403, 'CROSS_SITE_REQUEST'],
+    [
+      'a foreign Origin without Fetch Metadata',
+      { 'sec-fetch-site': '', origin: 'https://evil.example' },
+      '{}',
+      403,
+      'CROSS_SITE_REQUEST',
+    ],
+    ['Origin null', { 'sec-fetch-site': '', origin: 'null' }, '{}', 403, 'CROSS_SITE_REQUEST'],
+    [
+      'a form post',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'restart=true',
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+    [
+      'text/plain (a "simple" CORS request)',
+      { 'content-type': 'text/plain' },
+      '{}',
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+    ['no content type', { 'content-type': '' }, undefined, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['malformed JSON', { 'content-type': 'application/json' }, '{"restart":', 400, 'INVALID_JSON'],
+    [
+      'an unknown field',
+      { 'content-type': 'application/json' },
+      '{"restart":true,"id":"x"}',
+      400,
+      'INVALID_BODY',
+    ],
+    [
+      'restart of the wrong type',
+      { 'content-type': 'application/json' },
+      '{"restart":"yes"}',
+      400,
+      'INVALID_BODY',
+    ],
+    ['a JSON array', { 'content-type': 'application/json' }, '[]', 400, 'INVALID_BODY'],
+    [
+      'an oversized body',
+      { 'content-type': 'application/json' },
+      `{"x":"${'a'.repeat(10_000)}"}`,
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
+  ];
+
+  it.each(refusals)('refuses %s and creates nothing', async (_name, headers, body, status, code) => {
+    const browser = app.browser();
+    const created = upstream.statuses.size;
+    const res = await browser.fetch<ErrorJson>('POST', '/identity/session', {
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body }),
+    });
+    expect(res.status).toBe(status);
+    expect(res.json.error.code).toBe(code);
+    expect(upstream.statuses.size).toBe(created);
+    expect((await browser.get<ErrorJson>('/identity/status')).json.error.code).toBe(
+      'NO_VERIFICATION_SESSION',
+    );
+  });
+
+  it('accepts same-origin requests: Fetch Metadata, a matching Origin, or no browser headers at all', async () => {
+    const host = new URL(app.url).host;
+    const sameOrigin: Record<string, string>[] = [
+      { 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': '', origin: `http://${host}` },
+      { 'sec-fetch-site': '' },
+    ];
+    for (const headers of sameOrigin) {
+      const res = await app.browser().post('/identity/session', {}, headers);
+      expect(res.status).toBe(201);
+    }
+    expect(
+      (
+        await app
+          .browser()
+          .fetch('POST', '/identity/session', { headers: { 'content-type': 'application/json' } })
+      ).status,
+    ).toBe(201);
+  });
+
+  it('answers 405 with Allow to other methods', async () => {
+    const res = await app.browser().get<ErrorJson>('/identity/session');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.json.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+});
+
+describe('GET /status input', () => {
+  it.each([
+    'wait=31',
+    'wait=-1',
+    'wait=abc',
+    'wait=1.5',
+    'wait=1&wait=2',
+    'since=done',
+    'since=APPROVED',
+    'wait=5&since=',
+  ])('refuses %s with 400 INVALID_QUERY', async (query) => {
+    const browser = app.browser();
+    await startVerification(browser);
+    const res = await browser.get<ErrorJson>(`/identity/status?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_QUERY');
+  });
+
+  it('takes no identification from the client (no IDOR)', async () => {
+    const alice = app.browser();
+    const aliceId = await startVerification(alice);
+    upstream.statuses.set(aliceId, 'APPROVED');
+    const mallory = app.browser();
+    await startVerification(mallory);
+    const res = await mallory.get<StatusResponseBody>(
+      `/identity/status?identificationId=${aliceId}&id=${aliceId}`,
+    );
+    expect(res.json.phase).toBe('awaiting_user');
+  });
+});
+
+describe('two users', () => {
+  it('never see each other’s status', async () => {
+    const alice = app.browser();
+    const bob = app.browser();
+    const aliceId = await startVerification(alice);
+    const bobId = await startVerification(bob);
+    const aliceCookieBeforeApproval = alice.cookieHeader;
+    upstream.statuses.set(aliceId, 'APPROVED');
+    upstream.statuses.set(bobId, 'REJECTED');
+    const [a, b] = await Promise.all([
+      alice.get<StatusResponseBody>('/identity/status'),
+      bob.get<StatusResponseBody>('/identity/status'),
+    ]);
+    expect(a.json.phase).toBe('approved');
+    expect(b.json.phase).toBe('rejected');
+    expect((await alice.get('/api/data')).status).toBe(200);
+    expect((await bob.get('/api/data')).status).toBe(403);
+    // Alice's pre-approval cookie (fixed by an attacker, say) opens nothing: her session id changed.
+    const attacker = app.browser();
+    attacker.cookies.set('connect.sid', aliceCookieBeforeApproval.replace(/^connect\.sid=/, ''));
+    expect(aliceCookieBeforeApproval).not.toBe(alice.cookieHeader);
+    expect((await attacker.get('/api/data')).status).toBe(403);
+    expect((await attacker.get<{ error: { code: string } }>('/identity/status')).status).toBe(404);
+  });
+});
+
+describe('open redirects', () => {
+  async function redirectFor(rawTarget: string): Promise<string | undefined> {
+    // A raw socket: fetch and undici would normalise the request target.
+    const { port } = new URL(app.url);
+    const socket = createConnection(Number(port), '127.0.0.1');
+    socket.write(
+      `GET ${rawTarget} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/html\r\nConnection: close\r\n\r\n`,
+    );
+    let text = '';
+    for await (const chunk of socket) text += String(chunk);
+    expect(text.startsWith('HTTP/1.1 303')).toBe(true);
+    return /\r\nLocation: ([^\r]*)/i.exec(text)?.[1];
+  }
+
+  it('sends a same-origin returnTo', async () => {
+    expect(await redirectFor('/account')).toBe('/verify?returnTo=%2Faccount');
+    expect(await redirectFor('/reports/2024?tab=a%20b')).toBe(
+      `/verify?returnTo=${encodeURIComponent('/reports/2024?tab=a%20b')}`,
+    );
+  });
+
+  it.each([
+    '//evil.example/x',
+    '/\\evil.example/x',
+    '/\\/evil.example',
+    'http://evil.example/x',
+    'https://evil.example@127.0.0.1/',
+  ])('drops returnTo for %s', async (target) => {
+    expect(await redirectFor(target)).toBe('/verify');
+  });
+
+  it('refuses a redirectTo that leaves the site', () => {
+    for (const redirectTo of ['//evil.example', 'https://evil.example/verify', '/\\evil.example', 'verify']) {
+      expect(() => app.kit.requireApproved({ redirectTo })).toThrow(/redirectTo must be a path of this site/);
+    }
+    expect(() => app.kit.requireApproved({ maxAgeMs: -1 })).toThrow(/maxAgeMs/);
+    expect(() => app.kit.requireApproved({ redirect: '/x' } as never)).toThrow(/redirect is not an option/);
+  });
+
+  it('answers fetch() calls with 403 JSON, not a redirect', async () => {
+    const res = await app.browser().get<ErrorJson & { status: null; phase: null }>('/account', {
+      accept: 'text/html',
+      'sec-fetch-mode': 'cors',
+    });
+    expect(res.status).toBe(403);
+    expect(res.json).toEqual({
+      error: { code: 'NOT_APPROVED', message: expect.any(String) },
+      status: null,
+      phase: null,
+    });
+    expect((await app.browser().get('/account', html)).status).toBe(303);
+  });
+});
+
+describe('webhooks', () => {
+  it('refuses forged, stale, replayed and malformed deliveries, and nothing changes', async () => {
+    const browser = app.browser();
+    const identificationId = await startVerification(browser);
+    const phase = async () => (await browser.get<StatusResponseBody>('/identity/status')).json.phase;
+    expect(await phase()).toBe('awaiting_user');
+    const receiver = app.browser();
+
+    const forged = await deliverWebhook(receiver, { secret: generateWebhookSecret(), identificationId });
+    expect([forged.status, forged.json.error?.code]).toEqual([401, 'WEBHOOK_SIGNATURE_INVALID']);
+    const stale = await deliverWebhook(receiver, {
+      secret: SECRET,
+      identificationId,
+      timestamp: Math.floor(Date.now() / 1000) - 6 * 60,
+    });
+    expect([stale.status, stale.json.error?.code]).toEqual([401, 'WEBHOOK_TIMESTAMP_STALE']);
+    const future = await deliverWebhook(receiver, {
+      secret: SECRET,
+      identificationId,
+      timestamp: Math.floor(Date.now() / 1000) + 6 * 60,
+    });
+    expect(future.status).toBe(401);
+    const unsigned = await receiver.fetch<ErrorJson>('POST', '/identity/webhook', {
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': '' },
+    });
+    expect([unsigned.status, unsigned.json.error.code]).toEqual([400, 'WEBHOOK_HEADERS_MISSING']);
+    const malformed = await deliverWebhook(receiver, {
+      secret: SECRET,
+      identificationId,
+      rawBody: '{"type":1}',
+    });
+    expect([malformed.status, malformed.json.error?.code]).toEqual([400, 'WEBHOOK_PAYLOAD_INVALID']);
+    // None of these told the kit the document was submitted.
+    expect(await phase()).toBe('awaiting_user');
+
+    const good = await deliverWebhook(receiver, { secret: SECRET, identificationId, id: 'msg_once' });
+    expect(good.status).toBe(204);
+    expect(good.text).toBe('');
+    // The upstream here does not send documentSubmitted: the verified webhook is the hint.
+    expect(await phase()).toBe('in_review');
+    const replay = await deliverWebhook(receiver, { secret: SECRET, identificationId, id: 'msg_once' });
+    expect([replay.status, replay.json.error?.code]).toEqual([409, 'WEBHOOK_REPLAYED']);
+  });
+
+  it('a webhook is only a hint: an "approved" event does not open the gate', async () => {
+    const browser = app.browser();
+    const identificationId = await startVerification(browser);
+    const res = await deliverWebhook(app.browser(), {
+      secret: SECRET,
+      identificationId,
+      type: 'identification.approved',
+    });
+    expect(res.status).toBe(204);
+    expect((await browser.get('/api/data')).status).toBe(403);
+  });
+
+  it('accepts any secret of a rotation, and a custom verifier', async () => {
+    const next = generateWebhookSecret();
+    const rotating = await startApp({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      webhookSecret: [next, SECRET],
+    });
+    const custom = await startApp({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      webhookVerifier: ({ headers, body }) => {
+        if (headers['x-shared-token'] !== 'let-me-in' || body.length === 0) throw new Error('nope');
+        return { id: String(headers['x-delivery']) };
+      },
+    });
+    try {
+      for (const secret of [next, SECRET]) {
+        expect((await deliverWebhook(rotating.browser(), { secret, identificationId: 'x' })).status).toBe(
+          204,
+        );
+      }
+      const payload = JSON.stringify({
+        type: 'identification.submitted',
+        timestamp: 't',
+        data: { verificationSessionId: 'v', identificationId: 'i' },
+      });
+      const send = (token: string) =>
+        custom.browser().fetch<ErrorJson>('POST', '/identity/webhook', {
+          body: payload,
+          headers: { 'content-type': 'application/json', 'x-shared-token': token, 'x-delivery': 'd1' },
+        });
+      const refused = await send('guess');
+      expect([refused.status, refused.json.error.code]).toEqual([401, 'WEBHOOK_SIGNATURE_INVALID']);
+      expect((await send('let-me-in')).status).toBe(204);
+      expect((await send('let-me-in')).status).toBe(409);
+    } finally {
+      await rotating.close();
+      await custom.close();
+    }
+  });
+
+  it('says so when no secret is configured, or when the app parsed the body first', async () => {
+    const unconfigured = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
+    const parsedFirst = await startApp(
+      { baseUrl: upstream.url, apiKey: API_KEY, webhookSecret: SECRET },
+      { jsonFirst: true },
+    );
+    try {
+      const a = await deliverWebhook(unconfigured.browser(), { secret: SECRET, identificationId: 'x' });
+      expect([a.status, a.json.error?.code]).toEqual([501, 'WEBHOOK_NOT_CONFIGURED']);
+      const b = await deliverWebhook(parsedFirst.browser(), { secret: SECRET, identificationId: 'x' });
+      expect([b.status, b.json.error?.code]).toEqual([500, 'WEBHOOK_BODY_ALREADY_PARSED']);
+      expect((b.json as ErrorJson).error.message).toMatch(
+        /mount kit\.router before app\.use\(express\.json\(\)\)/,
+      );
+      expect(logLines.some((line) => line.includes('no webhookSecret'))).toBe(true);
+    } finally {
+      await unconfigured.close();
+      await parsedFirst.close();
+    }
+  });
+});
+
+describe('a missing express-session', () => {
+  it('is a clear SESSION_MIDDLEWARE_MISSING everywhere, and the gate never passes', async () => {
+    const bare = await startApp({ baseUrl: upstream.url, apiKey: API_KEY }, { withoutSession: true });
+    try {
+      const browser = bare.browser();
+      for (const res of [
+        await browser.post<ErrorJson>('/identity/session'),
+        await browser.get<ErrorJson>('/identity/status'),
+        await browser.get<ErrorJson>('/identity/qr.svg'),
+        await browser.get<ErrorJson>('/api/data'),
+        await browser.get<ErrorJson>('/account', html),
+      ]) {
+        expect(res.status).toBe(500);
+        expect(res.json.error.code).toBe('SESSION_MIDDLEWARE_MISSING');
+        expect(res.json.error.message).toContain('app.use(session({');
+        expect(res.json.error.message).toContain("app.use('/identity', kit.router)");
+      }
+      expect(bare.passed).toBe(0);
+      expect((await browser.get<{ code: string }>('/custom')).json.code).toBe('SESSION_MIDDLEWARE_MISSING');
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('a wrong API key', () => {
+  it('is 502 UPSTREAM_UNAUTHORIZED and the key appears nowhere', async () => {
+    const { startSandbox } = await import('@verify-kit/sandbox');
+    const sandbox = await startSandbox({ apiKey: 'sk_sandbox_right_key' });
+    const wrongKey = 'sk_test_wrong_key_77aa55';
+    const wrong = await startApp({ baseUrl: sandbox.url, apiKey: wrongKey });
+    try {
+      const res = await wrong.browser().post<ErrorJson>('/identity/session');
+      expect(res.status).toBe(502);
+      expect(res.json.error.code).toBe('UPSTREAM_UNAUTHORIZED');
+      expect(res.json.error.message).toMatch(/API key/);
+      expectKeyNeverLeaked(wrongKey);
+    } finally {
+      await wrong.close();
+      await sandbox.close();
+    }
+  });
+});

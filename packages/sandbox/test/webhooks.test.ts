@@ -1,0 +1,210 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generateWebhookSecret, verifyWebhook, WebhookPayloadSchema } from '@verify-kit/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, harness, sleep } from './helpers.js';
+
+interface Received {
+  id: string;
+  type: string;
+  status?: string;
+  verified: boolean;
+  body: string;
+}
+
+/** A real receiver on 127.0.0.1 that checks every signature with the client's verifyWebhook. */
+async function receiver(secret: string, answer: (n: number) => number = () => 204) {
+  const received: Received[] = [];
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let verified = false;
+      try {
+        verifyWebhook({ secret, headers: req.headers, body });
+        verified = true;
+      } catch {}
+      const payload = JSON.parse(body);
+      received.push({
+        id: String(req.headers['webhook-id']),
+        type: payload.type,
+        status: payload.data?.status,
+        verified,
+        body,
+      });
+      n += 1;
+      res.statusCode = answer(n);
+      res.end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return {
+    url,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function until<T>(
+  probe: () => T | undefined | false | Promise<T | undefined>,
+  what: string,
+): Promise<T> {
+  for (let i = 0; i < 1000; i++) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    await sleep(5);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function setup(answer?: (n: number) => number, extra: object = {}) {
+  const secret = generateWebhookSecret();
+  const r = await receiver(secret, answer);
+  const h: Harness = await harness({
+    webhookUrl: r.url,
+    webhookSecret: secret,
+    webhookRetryBaseMs: 5,
+    ...extra,
+  });
+  cleanups.push(
+    () => r.close(),
+    () => h.sandbox.close(),
+  );
+  return { h, r, secret };
+}
+
+describe('webhooks (DESIGN.md decision 13)', () => {
+  it('delivers signed events through the whole lifecycle, each verified by the client', async () => {
+    const { h, r } = await setup();
+    const s = await h.createSession();
+    await h.submit(s.id);
+    await h.reviewed(s.id, s.identificationId);
+    const expected = [
+      'verification_session.created',
+      'identification.created',
+      'identification.submitted',
+      'identification.in_automatic_review',
+      'identification.approved',
+      'verification_session.completed',
+    ];
+    await until(() => r.received.length >= expected.length, 'six events');
+    expect(r.received.map((e) => e.type).sort()).toEqual([...expected].sort());
+    expect(r.received.every((e) => e.verified)).toBe(true);
+    for (const e of r.received) {
+      const payload = WebhookPayloadSchema.parse(JSON.parse(e.body));
+      expect(payload.data).toMatchObject({
+        verificationSessionId: s.id,
+        identificationId: s.identificationId,
+      });
+      expect(Number.isNaN(Date.parse(payload.timestamp))).toBe(false);
+    }
+    expect(r.received.find((e) => e.type === 'identification.approved')?.status).toBe('APPROVED');
+    expect(new Set(r.received.map((e) => e.id)).size).toBe(expected.length);
+    expect(r.received.every((e) => /^msg_/.test(e.id))).toBe(true);
+  });
+
+  it('sends the event of each outcome and a reviewer decision', async () => {
+    const { h, r } = await setup();
+    const s = await h.createSession();
+    await h.submit(s.id, { scenario: 'manual_review' });
+    await h.reviewed(s.id, s.identificationId);
+    await h.request('POST', `/sandbox/identifications/${s.identificationId}/decision`, {
+      json: { status: 'REJECTED' },
+    });
+    await until(() => r.received.some((e) => e.type === 'verification_session.completed'), 'completed');
+    const types = r.received.map((e) => e.type);
+    expect(types).toContain('identification.in_manual_review');
+    expect(types).toContain('identification.rejected');
+  });
+
+  it('sends verification_session.cancelled when a session expires before the person acted', async () => {
+    const { h, r } = await setup();
+    const s = await h.createSession({ duration: 1 });
+    h.sandbox.advanceClock(60_000);
+    const cancelled = await until(
+      () => r.received.find((e) => e.type === 'verification_session.cancelled'),
+      'cancelled',
+    );
+    expect(JSON.parse(cancelled.body).data.verificationSessionId).toBe(s.id);
+  });
+
+  it('retries a failed delivery with the same webhook-id until it succeeds, and logs every attempt', async () => {
+    // The receiver fails the first two requests it gets, whatever they are.
+    const { h, r } = await setup((n) => (n <= 2 ? 503 : 204));
+    const s = await h.createSession();
+    await until(
+      () => r.received.filter((e) => e.type === 'verification_session.created').length >= 1,
+      'created',
+    );
+    await until(() => r.received.length >= 4, 'retries');
+    const byId = new Map<string, number[]>();
+    r.received.forEach((e, i) => {
+      byId.set(e.id, [...(byId.get(e.id) ?? []), i + 1]);
+    });
+    const retried = [...byId.entries()].filter(([, attempts]) => attempts.length > 1);
+    expect(retried.length).toBeGreaterThan(0);
+    expect(r.received.every((e) => e.verified)).toBe(true);
+
+    const log = await until(async () => {
+      const res = await h.request('GET', `/sandbox/webhooks/deliveries?verificationSessionId=${s.id}`);
+      const ok = res.body.deliveries.filter((d: { ok: boolean }) => d.ok).length;
+      return ok >= 2 ? res.body : undefined;
+    }, 'log');
+    const first = retried[0]![0];
+    const attempts = log.deliveries.filter((d: { webhookId: string }) => d.webhookId === first);
+    expect(attempts[0]).toMatchObject({ attempt: 1, status: 503, ok: false });
+    expect(attempts[0].nextAttemptAt).not.toBeNull();
+    expect(attempts.at(-1)).toMatchObject({ ok: true, status: 204 });
+  });
+
+  it('retries on connection errors and gives up after webhookMaxAttempts', async () => {
+    const secret = generateWebhookSecret();
+    const dead = await receiver(secret);
+    await dead.close(); // nothing listens on that port any more
+    const h = await harness({
+      webhookUrl: dead.url,
+      webhookSecret: secret,
+      webhookRetryBaseMs: 1,
+      webhookMaxAttempts: 3,
+    });
+    cleanups.push(() => h.sandbox.close());
+    const s = await h.createSession();
+    const deliveries = await until(async () => {
+      const res = await h.request(
+        'GET',
+        `/sandbox/webhooks/deliveries?identificationId=${s.identificationId}`,
+      );
+      return res.body.deliveries.length >= 6 ? res.body.deliveries : undefined;
+    }, 'six failed attempts');
+    const created = deliveries.filter(
+      (d: { eventType: string }) => d.eventType === 'verification_session.created',
+    );
+    expect(created.map((d: { attempt: number }) => d.attempt)).toEqual([1, 2, 3]);
+    expect(new Set(created.map((d: { webhookId: string }) => d.webhookId)).size).toBe(1);
+    expect(created.every((d: { ok: boolean; status: null }) => !d.ok && d.status === null)).toBe(true);
+    expect(created[2].nextAttemptAt).toBeNull();
+    expect(typeof created[0].error).toBe('string');
+  });
+
+  it('the delivery log needs the key and says when no webhook is configured', async () => {
+    const h = await harness();
+    cleanups.push(() => h.sandbox.close());
+    expect((await h.request('GET', '/sandbox/webhooks/deliveries', { key: null })).status).toBe(401);
+    const res = await h.request('GET', '/sandbox/webhooks/deliveries');
+    expect(res.body).toEqual({ configured: false, deliveries: [] });
+  });
+});

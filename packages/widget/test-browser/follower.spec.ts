@@ -1,0 +1,182 @@
+import { en } from '../src/strings.en.js';
+import { events, expect, setHidden, test, title } from './fixtures.js';
+
+const FAST = 'endpoint="/identity" poll-interval="50" auto-start';
+/** With this interval a scheduled poll comes 45 s or more later: any prompt read has another cause. */
+const SLOW = 'endpoint="/identity" poll-interval="60000" auto-start';
+
+test('long-polls /status with wait and since, and shows a change as soon as the kit answers', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await expect.poll(() => stub.inFlight).toBe(1);
+  const held = stub.calls('/identity/status').at(-1)!;
+  expect(held.method).toBe('GET');
+  expect(Object.fromEntries(held.query)).toEqual({ wait: '25', since: 'awaiting_user' });
+
+  stub.setPhase('in_review');
+  await expect(title(widget)).toHaveText(en.reviewTitle);
+  await expect.poll(() => stub.calls('/identity/status').at(-1)?.query.get('since')).toBe('in_review');
+  // Held requests, not polling: one read per phase.
+  expect(stub.calls('/identity/status')).toHaveLength(2);
+});
+
+test('falls back to plain polling when the kit answers at once, and still sees the change', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.longPoll = false;
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(4);
+  stub.setPhase('approved', 'APPROVED');
+  await expect(title(widget)).toHaveText(en.approvedTitle);
+});
+
+test('backs off on 429 for as long as Retry-After says, without showing an error', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.longPoll = false;
+  stub.statusReplies.push({
+    status: 429,
+    headers: { 'retry-after': '1' },
+    body: { error: { code: 'RATE_LIMITED', message: 'slow down' } },
+  });
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(2);
+  const [limited, next] = stub.calls('/identity/status');
+  expect(limited?.answeredStatus).toBe(429);
+  expect(next!.at - limited!.answeredAt!).toBeGreaterThanOrEqual(950);
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  expect((await events(page)).map((e) => e.type)).not.toContain('error');
+});
+
+test('retries server errors with a growing backoff and recovers without an error', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.longPoll = false;
+  for (let i = 0; i < 4; i++)
+    stub.statusReplies.push({ status: 500, body: { error: { code: 'BOOM', message: 'x' } } });
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(5);
+  const calls = stub.calls('/identity/status');
+  // Backoff 50·2ⁿ ms ±25%: the 4th wait (≥ 300 ms) is longer than the 1st (≤ 63 ms).
+  const wait = (i: number) => calls[i + 1]!.at - calls[i]!.answeredAt!;
+  expect(wait(3)).toBeGreaterThan(wait(0));
+  stub.setPhase('approved', 'APPROVED');
+  await expect(title(widget)).toHaveText(en.approvedTitle);
+  expect((await events(page)).map((e) => e.type)).not.toContain('error');
+});
+
+test('gives up after repeated server errors with a retry that resumes the session', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  for (let i = 0; i < 5; i++)
+    stub.statusReplies.push({ status: 503, body: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'x' } } });
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.errorTitle);
+  await expect(widget.getByText(en.errorUnavailable)).toBeVisible();
+  expect(stub.calls('/identity/status')).toHaveLength(5);
+  expect((await events(page)).at(-1)).toEqual(
+    expect.objectContaining({
+      type: 'error',
+      detail: { code: 'UPSTREAM_UNAVAILABLE', message: en.errorUnavailable },
+    }),
+  );
+  await widget.getByRole('button', { name: en.retry }).click();
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  expect(stub.sessions).toBe(1);
+});
+
+test('pauses while the tab is hidden and resumes when it is shown', async ({ page, stub, widget }) => {
+  stub.longPoll = false;
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(2);
+  await setHidden(page, true);
+  await expect.poll(() => stub.inFlight).toBe(0);
+  const reads = stub.calls('/identity/status').length;
+  stub.setPhase('in_review');
+  // Unpaused, polling every ≤ 500 ms would have read at least once in this time.
+  await page.waitForTimeout(700);
+  expect(stub.calls('/identity/status')).toHaveLength(reads);
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+
+  await setHidden(page, false);
+  await expect(title(widget)).toHaveText(en.reviewTitle);
+});
+
+test('a hidden tab drops its held long-poll, and re-reads at once when shown again', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  await page.goto(stub.page({ attrs: SLOW }));
+  await expect.poll(() => stub.inFlight).toBe(1);
+  await setHidden(page, true);
+  await expect.poll(() => stub.inFlight).toBe(0);
+  stub.setPhase('approved', 'APPROVED');
+  await setHidden(page, false);
+  await expect(title(widget)).toHaveText(en.approvedTitle);
+});
+
+test('re-reads at once when the page comes back from the back/forward cache', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.longPoll = false;
+  await page.goto(stub.page({ attrs: SLOW }));
+  await expect.poll(() => stub.calls('/identity/status').length).toBe(1);
+  await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true })));
+  stub.setPhase('in_review');
+  // A pageshow that is not a restore from the cache (a fresh load) needs nothing.
+  await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false })));
+  await page.waitForTimeout(300);
+  expect(stub.calls('/identity/status')).toHaveLength(1);
+
+  await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
+  await expect(title(widget)).toHaveText(en.reviewTitle);
+  expect(stub.calls('/identity/status')[1]?.query.get('since')).toBe('awaiting_user');
+});
+
+test('never more than one request in flight: changes, slow answers, 429s, errors and tab switches', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.longPoll = false;
+  stub.statusReplies.push(
+    { delayMs: 300 },
+    { status: 429, headers: { 'retry-after': '0' }, body: { error: { code: 'RATE_LIMITED', message: 'x' } } },
+    { status: 500, body: { error: { code: 'BOOM', message: 'x' } } },
+    { delayMs: 200 },
+  );
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect.poll(() => stub.statusReplies.length).toBe(0);
+  stub.longPoll = true;
+  stub.setPhase('in_review');
+  await expect(title(widget)).toHaveText(en.reviewTitle);
+  await setHidden(page, true);
+  await expect.poll(() => stub.inFlight).toBe(0);
+  stub.setPhase('resubmission_required', 'RESUBMISSION_REQUIRED');
+  await setHidden(page, false);
+  await expect(title(widget)).toHaveText(en.resubmitTitle);
+  await widget.getByRole('button', { name: en.continue }).click();
+  stub.longPoll = false;
+  stub.setPhase('in_review');
+  await expect(title(widget)).toHaveText(en.reviewTitle);
+  stub.setPhase('approved', 'APPROVED');
+  await expect(title(widget)).toHaveText(en.approvedTitle);
+  expect(stub.calls('/identity/status').length).toBeGreaterThanOrEqual(8);
+  expect(stub.maxInFlight).toBe(1);
+});
