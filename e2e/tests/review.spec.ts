@@ -52,6 +52,8 @@ test('expiry: the session runs out, the gate stays shut, a new session gets thro
   // Past the one-minute duration on the sandbox's clock (the demo's kit follows that clock).
   await advanceClock(demo.sandbox, 61_000);
   await expectPhase(page, 'expired');
+  // The phone, still on the document step, is refused: the session is over for the service too.
+  await phone(page).getByTestId('document-submit').click();
   await expect(phone(page).getByTestId('step-expired')).toBeVisible();
   await snap(page, 'verify-expired');
   expect((await page.request.get('/api/demo/account')).status()).toBe(403);

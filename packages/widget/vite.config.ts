@@ -36,7 +36,10 @@ function minifyLitTemplates(): Plugin {
       const edits: { start: number; end: number; text: string }[] = [];
       const visit = (node: unknown): void => {
         if (!node || typeof node !== 'object') return;
-        if (Array.isArray(node)) return node.forEach(visit);
+        if (Array.isArray(node)) {
+          for (const item of node) visit(item);
+          return;
+        }
         const n = node as Node;
         const tag =
           n.type === 'TaggedTemplateExpression' ? (n.tag as Node & { name?: string }).name : undefined;

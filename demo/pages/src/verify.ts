@@ -52,6 +52,9 @@ function mountWidget(me: Me): HTMLElementTagNameMap['verify-identity'] {
   widget.addEventListener('error', (event) => {
     const { message } = (event as unknown as CustomEvent<{ message?: string }>).detail ?? {};
     $('#outcome').textContent = message ?? 'The verification could not continue.';
+    if (($('#simulator') as HTMLIFrameElement).hidden) {
+      $('#phone-waiting').textContent = 'The phone opens here once a verification session exists.';
+    }
   });
   $('#widget-slot').append(widget);
   if (me.upstream.simulator) $('#phone-panel').hidden = false;

@@ -72,7 +72,9 @@ async function main(): Promise<void> {
       log(`bench ${bench.name}: FAILED after ${((Date.now() - t0) / 1000).toFixed(1)} s: ${reason}`);
     }
   }
+  const closing = Date.now();
   if (browser) await (await browser.catch(() => undefined))?.close();
+  log(`browser closed in ${Date.now() - closing} ms`);
 
   const results = buildResults({
     figures,
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
   log('');
   log(textTable(results));
   if (only) {
+    log(`\ndetails: ${JSON.stringify(details, null, 1)}`);
     log('\nBENCH_ONLY: bench-results.json and BENCHMARKS.md left as they were.');
     return;
   }

@@ -114,7 +114,10 @@ export function toWire(error: unknown): { status: number; body: ErrorResponseBod
       body: { error: { code: KIT_ERROR_CODES.INTERNAL_ERROR, message: 'internal error of verify-kit' } },
     };
   }
-  const status = HTTP_STATUS[error.code] ?? 500;
+  // A code of the integrator's own (thrown from sessionOptions) keeps its 4xx status.
+  const ownStatus =
+    error.status !== undefined && error.status >= 400 && error.status < 500 ? error.status : 500;
+  const status = HTTP_STATUS[error.code] ?? ownStatus;
   // Upstream messages are rewritten: the browser learns the class of failure, never the upstream's words.
   const message = UPSTREAM_MESSAGES[error.code] ?? error.message;
   const body: ErrorResponseBody = { error: { code: error.code, message } };

@@ -29,7 +29,7 @@ export class StatusReader {
     private readonly client: VerifyClient,
     private readonly now: () => number,
   ) {
-    this.#latest = new BoundedMap(50_000, 10 * 60_000, now);
+    this.#latest = new BoundedMap(50_000, 3_600_000, now);
   }
 
   read(identificationId: string, { maxAgeMs = 0 }: ReadOptions = {}): Promise<Identification> {

@@ -74,6 +74,12 @@ describe('a misbehaving upstream × (gate, /status, /session)', () => {
         expect(status.json).toMatchObject({ status: 'ON_HOLD_FOR_AUDIT', phase: 'in_review' });
       else expect(status.json.error?.code).toBe(expected.code);
 
+      // statusOf throws, so the integrator's custom logic fails closed too (the test app answers 503).
+      const custom = await bound.get<{ code?: string; phase?: string }>('/custom');
+      if (fault === 'unknown-status')
+        expect(custom.json).toMatchObject({ phase: 'in_review', approved: false });
+      else expect(custom.json.code).toBe(expected.code);
+
       const reuse = await bound.post<SessionResponseBody & ErrorJson>('/identity/session');
       expect(reuse.status).toBe(expected.reuse);
       if (fault === 'unknown-status') expect(reuse.json.phase).toBe('in_review');

@@ -26,6 +26,7 @@ describe('GET /api/v1/verification-sessions/:id/qr-code', () => {
     const { res, bytes } = await fetchPng(s.qrCodeLink);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(decode(bytes)).toEqual({ width: 250, height: 250, text: s.deepLink });
   });
 

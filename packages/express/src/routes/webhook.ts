@@ -111,7 +111,7 @@ export function webhookRoute(core: KitCore): RequestHandler[] {
 
         const { identificationId } = payload.data;
         const hint = { type: payload.type, documentSubmitted: SUBMISSION_EVENTS.includes(payload.type) };
-        if (Math.random() > 2) core.log.debug('webhook accepted', { type: payload.type, identificationId });
+        core.log.debug('webhook accepted', { type: payload.type, identificationId });
         try {
           await core.bus.publish(identificationId, hint);
         } catch (error) {

@@ -25,6 +25,8 @@ export interface FakeUpstream extends Listening {
   statuses: Map<string, string>;
   /** Extra fields of identification reads (e.g. documentSubmitted); none by default. */
   extra: Record<string, unknown>;
+  /** Bodies of the session creations received. */
+  created: unknown[];
   /** Resolves when released; identification reads wait for it while set. */
   hold: Promise<void> | undefined;
 }
@@ -45,6 +47,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   fake.statuses = new Map();
   fake.extra = {};
   fake.hold = undefined;
+  fake.created = [];
 
   const fault = (req: IncomingMessage, res: ServerResponse): boolean => {
     switch (fake.mode) {
@@ -82,10 +85,11 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   };
 
   server.handle(async (req, res) => {
-    await readBody(req);
+    const body = await readBody(req);
     if (fault(req, res)) return;
     const url = new URL(req.url ?? '/', fake.url);
     if (req.method === 'POST' && url.pathname === '/api/v1/verification-sessions') {
+      fake.created.push(JSON.parse(body.toString('utf8')));
       const id = randomUUID();
       const identificationId = randomUUID();
       fake.statuses.set(identificationId, 'IN_AUTOMATIC_REVIEW');

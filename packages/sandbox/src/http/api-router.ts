@@ -65,9 +65,15 @@ export function apiRouter(service: SandboxService, guard: Guard, limiter: RateLi
   router.get('/verification-sessions/:id/qr-code', async (req, res) => {
     const rec = service.liveSession(idParam(req, sessionIdMissing));
     const png = await qrPng(rec.deepLink);
+    // No secret in it: any page may load it, and a canvas may read it (decoding the QR in a browser).
     res
       .status(200)
-      .set({ 'content-type': 'image/png', ...noStore })
+      .set({
+        'content-type': 'image/png',
+        'access-control-allow-origin': '*',
+        'cross-origin-resource-policy': 'cross-origin',
+        ...noStore,
+      })
       .send(png);
   });
   router.all(

@@ -1,9 +1,0 @@
-export class A {
-  #longPrivateName = 1;
-  #anotherMethodName() {
-    return this.#longPrivateName;
-  }
-  run() {
-    return this.#anotherMethodName();
-  }
-}
