@@ -95,7 +95,8 @@ export function createDemoApp(options: DemoAppOptions): Express {
   );
 
   app.use((req, res) => {
-    if (req.accepts(['json', 'html']) === 'html') return sendPage(publicDir, 'notFound', 404)(req, res, () => {});
+    if (req.accepts(['json', 'html']) === 'html')
+      return sendPage(publicDir, 'notFound', 404)(req, res, () => {});
     sendError(res, 404, 'NOT_FOUND', 'there is nothing at this address');
   });
   app.use(jsonErrorHandler);

@@ -84,20 +84,31 @@ export function demoApi(options: DemoApiOptions): Router {
 
   router.get('/simulator-url', requireSignedIn, (req, res) => {
     if (options.simulatorBaseUrl === undefined) {
-      return sendError(res, 404, 'NO_SIMULATOR', 'this demo talks to a real service: use the mobile app itself');
+      return sendError(
+        res,
+        404,
+        'NO_SIMULATOR',
+        'this demo talks to a real service: use the mobile app itself',
+      );
     }
     const bound = options.boundSession(req);
     if (bound === undefined) {
       return sendError(res, 404, 'NO_SESSION', 'no verification has been started yet');
     }
-    const url = new URL(`app/verification-session/${encodeURIComponent(bound.verificationSessionId)}`, withSlash(options.simulatorBaseUrl));
+    const url = new URL(
+      `app/verification-session/${encodeURIComponent(bound.verificationSessionId)}`,
+      withSlash(options.simulatorBaseUrl),
+    );
     res.json({ url: url.href });
   });
 
   router.get('/activity', requireSignedIn, (req, res) => {
     const bound = options.boundSession(req);
     if (bound === undefined) return res.json({ identificationId: null, entries: [] });
-    res.json({ identificationId: bound.identificationId, entries: options.activity.of(bound.identificationId) });
+    res.json({
+      identificationId: bound.identificationId,
+      entries: options.activity.of(bound.identificationId),
+    });
   });
 
   return router;

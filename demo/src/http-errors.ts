@@ -2,7 +2,13 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
 /** DESIGN.md's error body: `{ error: { code, message, details? } }`. */
-export function sendError(res: Response, status: number, code: string, message: string, details?: unknown[]): void {
+export function sendError(
+  res: Response,
+  status: number,
+  code: string,
+  message: string,
+  details?: unknown[],
+): void {
   res.status(status).json({ error: details === undefined ? { code, message } : { code, message, details } });
 }
 
@@ -40,13 +46,18 @@ export const requireSameOriginJson: RequestHandler = (req, res, next) => {
 export const jsonErrorHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
-  if (type === 'entity.parse.failed') return sendError(res, 400, 'INVALID_JSON', 'the request body is not valid JSON');
-  if (type === 'entity.too.large') return sendError(res, 413, 'BODY_TOO_LARGE', 'the request body is too large');
+  if (type === 'entity.parse.failed')
+    return sendError(res, 400, 'INVALID_JSON', 'the request body is not valid JSON');
+  if (type === 'entity.too.large')
+    return sendError(res, 413, 'BODY_TOO_LARGE', 'the request body is too large');
   const status = typeof err === 'object' && err !== null ? (err as { status?: unknown }).status : undefined;
   if (status === 404) return sendError(res, 404, 'NOT_FOUND', 'there is nothing at this address');
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return sendError(res, status, 'BAD_REQUEST', 'the request could not be understood');
   }
-  console.error(`demo: unexpected error on ${req.method} ${req.path}:`, err instanceof Error ? err.message : err);
+  console.error(
+    `demo: unexpected error on ${req.method} ${req.path}:`,
+    err instanceof Error ? err.message : err,
+  );
   sendError(res, 500, 'INTERNAL_ERROR', 'something went wrong on the demo server; please try again');
 };

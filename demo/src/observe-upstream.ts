@@ -20,7 +20,8 @@ export function observeUpstreamReads(upstreamBaseUrl: string, log: ActivityLog):
   const prefix = new URL(upstreamBaseUrl).pathname.replace(/\/+$/, '');
 
   const identificationOf = (request: UndiciRequest): string | undefined => {
-    if (request.method !== 'GET' || request.origin === undefined || request.path === undefined) return undefined;
+    if (request.method !== 'GET' || request.origin === undefined || request.path === undefined)
+      return undefined;
     if (new URL(String(request.origin)).origin !== origin) return undefined;
     if (!request.path.startsWith(prefix)) return undefined;
     const match = IDENTIFICATION_PATH.exec(request.path.slice(prefix.length));

@@ -41,7 +41,12 @@ export function staticAssets(publicDir: string): Router {
   const router = Router();
   router.use(
     '/assets',
-    express.static(path.join(publicDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
+    express.static(path.join(publicDir, 'assets'), {
+      immutable: true,
+      maxAge: '1y',
+      index: false,
+      fallthrough: false,
+    }),
   );
   return router;
 }
@@ -65,7 +70,12 @@ export function humaneGateFailures(publicDir: string): RequestHandler {
       if (res.statusCode < 500) return json(body);
       res.json = json;
       res.setHeader('Cache-Control', 'no-store');
-      res.sendFile(path.join(publicDir, PAGE_FILES[res.statusCode === 503 || res.statusCode === 504 ? 'unavailable' : 'error']));
+      res.sendFile(
+        path.join(
+          publicDir,
+          PAGE_FILES[res.statusCode === 503 || res.statusCode === 504 ? 'unavailable' : 'error'],
+        ),
+      );
       return res;
     };
     next();

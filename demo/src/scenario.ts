@@ -1,4 +1,9 @@
-import { ApprovalCriterionSchema, LocaleSchema, MAX_DURATION_MINUTES, PhoneNumberSchema } from '@verify-kit/client';
+import {
+  ApprovalCriterionSchema,
+  LocaleSchema,
+  MAX_DURATION_MINUTES,
+  PhoneNumberSchema,
+} from '@verify-kit/client';
 import { z } from 'zod';
 
 /*
@@ -21,7 +26,11 @@ export const ScenarioSchema = z
   })
   .superRefine((s, ctx) => {
     if (s.contact === 'phone' && s.phoneNumber === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'give a phone number to use the phone as contact' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['phoneNumber'],
+        message: 'give a phone number to use the phone as contact',
+      });
     }
     if (s.contact === 'none' && s.sendOTP) {
       ctx.addIssue({
@@ -58,7 +67,8 @@ export function sessionOptionsFor(scenario: Scenario, user: { email: string }): 
     duration: scenario.duration,
   };
   if (scenario.contact === 'email') options.email = user.email;
-  if (scenario.contact === 'phone' && scenario.phoneNumber !== undefined) options.phoneNumber = scenario.phoneNumber;
+  if (scenario.contact === 'phone' && scenario.phoneNumber !== undefined)
+    options.phoneNumber = scenario.phoneNumber;
   if (scenario.approvalCriteria.length > 0) options.approvalCriteria = scenario.approvalCriteria;
   return options;
 }

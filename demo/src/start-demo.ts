@@ -11,9 +11,15 @@ import { createDemoApp } from './app.js';
 import { boundSessionOf } from './bound-session.js';
 import { observeUpstreamReads } from './observe-upstream.js';
 import { assertPagesBuilt } from './pages.js';
-import { type SessionOptionsFromScenario, DEFAULT_SCENARIO, sessionOptionsFor } from './scenario.js';
+import { DEFAULT_SCENARIO, type SessionOptionsFromScenario, sessionOptionsFor } from './scenario.js';
 import { createSessionStore } from './session-store.js';
-import { type RemoteUpstreamOptions, remoteUpstream, type SandboxHandle, startEmbeddedSandbox, type Upstream } from './upstream.js';
+import {
+  type RemoteUpstreamOptions,
+  remoteUpstream,
+  type SandboxHandle,
+  startEmbeddedSandbox,
+  type Upstream,
+} from './upstream.js';
 
 export interface DemoOptions {
   /** Default 3000; 0 picks a free port. */
@@ -46,7 +52,9 @@ export interface RunningDemo {
   close(): Promise<void>;
 }
 
-const demoRoot = fileURLToPath(new URL(import.meta.url.includes('/dist/server/') ? '../../' : '../', import.meta.url));
+const demoRoot = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/server/') ? '../../' : '../', import.meta.url),
+);
 export const DEFAULT_PUBLIC_DIR = path.join(demoRoot, 'dist', 'public');
 
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
@@ -94,7 +102,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       workflowId: options.workflowId ?? 'default',
       sessionOptions: (req): SessionOptionsFromScenario => {
         const user = req.session.user;
-        if (user === undefined) throw new VerifyKitError('SIGN_IN_REQUIRED', 'please sign in first', { status: 401 });
+        if (user === undefined)
+          throw new VerifyKitError('SIGN_IN_REQUIRED', 'please sign in first', { status: 401 });
         return sessionOptionsFor(req.session.scenario ?? DEFAULT_SCENARIO, user);
       },
       ...(upstream.webhookSecret === undefined ? {} : { webhookSecret: upstream.webhookSecret }),

@@ -25,10 +25,16 @@ describe('parseDemoArgs', () => {
   });
 
   it('points at a real service with IDV_BASE_URL and IDV_API_KEY, the webhook secret optional', () => {
-    const env = { IDV_BASE_URL: 'https://idv.example.com', IDV_API_KEY: 'k_live', IDV_WEBHOOK_SECRET: 'whsec_abc' };
+    const env = {
+      IDV_BASE_URL: 'https://idv.example.com',
+      IDV_API_KEY: 'k_live',
+      IDV_WEBHOOK_SECRET: 'whsec_abc',
+    };
     expect(parseDemoArgs([], env)).toEqual({
       help: false,
-      options: { upstream: { baseUrl: 'https://idv.example.com', apiKey: 'k_live', webhookSecret: 'whsec_abc' } },
+      options: {
+        upstream: { baseUrl: 'https://idv.example.com', apiKey: 'k_live', webhookSecret: 'whsec_abc' },
+      },
     });
   });
 
@@ -53,7 +59,12 @@ describe('parseDemoArgs', () => {
       IDV_WORKFLOW_ID: '',
     };
     expect(parseDemoArgs([], env).help === false && parseDemoArgs([], env)).toMatchObject({
-      options: { sessionSecret: env.SESSION_SECRET, redisUrl: env.REDIS_URL, trustProxy: '1', reviewDelayMs: 0 },
+      options: {
+        sessionSecret: env.SESSION_SECRET,
+        redisUrl: env.REDIS_URL,
+        trustProxy: '1',
+        reviewDelayMs: 0,
+      },
     });
     expect(() => parseDemoArgs([], { SESSION_SECRET: 'short' })).toThrow('at least 16 characters');
   });

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '@verify-kit/sandbox';
@@ -11,13 +12,17 @@ import { type RunningDemo, startDemo } from '../src/start-demo.js';
  * codes, the gate's redirects, cookies and headers. Pages are stand-ins (no Vite build needed).
  */
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field in assertions
+type Json = any;
+
 let publicDir: string;
 let demo: RunningDemo;
 const seen: string[] = [];
 
 beforeAll(async () => {
   publicDir = mkdtempSync(path.join(tmpdir(), 'demo-pages-'));
-  for (const [name, file] of Object.entries(PAGE_FILES)) writeFileSync(path.join(publicDir, file), `<h1>${name}</h1>`);
+  for (const [name, file] of Object.entries(PAGE_FILES))
+    writeFileSync(path.join(publicDir, file), `<h1>${name}</h1>`);
   demo = await startDemo({ port: 0, reviewDelayMs: 0, publicDir });
 });
 
@@ -30,10 +35,41 @@ afterAll(async () => {
   for (const text of seen) expect(text).not.toContain(key);
 });
 
+/** A top-level navigation as a browser sends it (node:http: fetch cannot say sec-fetch-mode: navigate). */
+function navigate(
+  base: string,
+  pathname: string,
+  cookie: string,
+): Promise<{ status: number; location?: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      new URL(pathname, base),
+      {
+        headers: {
+          accept: 'text/html',
+          'sec-fetch-mode': 'navigate',
+          'sec-fetch-site': 'same-origin',
+          cookie,
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, location: response.headers.location }),
+        );
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
 /** A browser stand-in: one cookie jar, same-origin fetch metadata, every answer recorded. */
 function browser(base = () => demo.url) {
   let cookie = '';
-  return async (pathname: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}) => {
+  const send = async (
+    pathname: string,
+    init: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
+  ) => {
     const response = await fetch(new URL(pathname, base()), {
       method: init.method ?? 'GET',
       redirect: 'manual',
@@ -55,13 +91,17 @@ function browser(base = () => demo.url) {
     } catch {
       body = text;
     }
-    return { status: response.status, headers: response.headers, body: body as Record<string, any> };
+    return { status: response.status, headers: response.headers, body: body as Json };
   };
+  return Object.assign(send, { cookie: () => cookie });
 }
 
 async function signedIn() {
   const b = browser();
-  const res = await b('/api/demo/sign-in', { method: 'POST', json: { name: 'Ada', email: 'ada@example.com' } });
+  const res = await b('/api/demo/sign-in', {
+    method: 'POST',
+    json: { name: 'Ada', email: 'ada@example.com' },
+  });
   expect(res.status).toBe(200);
   return b;
 }
@@ -77,7 +117,10 @@ describe('the demo server', () => {
   });
 
   it('sets an httpOnly, SameSite=Lax session cookie at sign-in, not Secure over plain http', async () => {
-    const res = await browser()('/api/demo/sign-in', { method: 'POST', json: { name: 'Ada', email: 'ada@example.com' } });
+    const res = await browser()('/api/demo/sign-in', {
+      method: 'POST',
+      json: { name: 'Ada', email: 'ada@example.com' },
+    });
     const cookie = res.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/^verify-kit-demo\.sid=/);
     expect(cookie).toContain('HttpOnly');
@@ -150,7 +193,9 @@ describe('the demo server', () => {
       sendOTP: true,
       locale: 'tr',
       duration: 5,
-      approvalCriteria: [{ type: 'DOCUMENT_OWNER_NAME', condition: 'EQUALS', value: 'seyma', accentInsensitive: true }],
+      approvalCriteria: [
+        { type: 'DOCUMENT_OWNER_NAME', condition: 'EQUALS', value: 'seyma', accentInsensitive: true },
+      ],
     };
     expect((await b('/api/demo/scenario', { method: 'PUT', json: scenario })).status).toBe(200);
     expect((await b('/api/demo/me')).body.scenario).toEqual(scenario);
@@ -162,9 +207,10 @@ describe('the demo server', () => {
     expect(anonymous.headers.get('location')).toBe('/?returnTo=%2Faccount');
 
     const b = await signedIn();
-    const unverified = await b('/account', { headers: { accept: 'text/html', 'sec-fetch-mode': 'navigate' } });
+    // fetch() always says sec-fetch-mode: cors; a navigation is sent the way a browser sends it.
+    const unverified = await navigate(demo.url, '/account', b.cookie());
     expect(unverified.status).toBe(303);
-    expect(unverified.headers.get('location')).toMatch(/^\/verify\?returnTo=%2Faccount$/);
+    expect(unverified.location).toBe('/verify?returnTo=%2Faccount');
     const api = await b('/api/demo/account');
     expect([api.status, api.body.error.code]).toEqual([403, 'NOT_APPROVED']);
   });
@@ -188,8 +234,12 @@ describe('the demo server', () => {
     const b = await signedIn();
     await b('/identity/session', { method: 'POST', json: {} });
     await expect
-      .poll(async () => (await b('/api/demo/activity')).body.entries.filter((e: { kind: string }) => e.kind === 'webhook'))
-      .toContainEqual(expect.objectContaining({ type: 'identification.created', signature: 'valid', kitAnswer: 204 }));
+      .poll(async () =>
+        (await b('/api/demo/activity')).body.entries.filter((e: { kind: string }) => e.kind === 'webhook'),
+      )
+      .toContainEqual(
+        expect.objectContaining({ type: 'identification.created', signature: 'valid', kitAnswer: 204 }),
+      );
   });
 
   it('answers unknown API paths with JSON and unknown pages with the not-found page', async () => {
@@ -210,7 +260,11 @@ describe('the demo server', () => {
 describe('the demo against a real service (IDV_BASE_URL)', () => {
   it('shows no simulator and frames nothing', async () => {
     const service = await startSandbox({ reviewDelayMs: 0 });
-    const remote = await startDemo({ port: 0, publicDir, upstream: { baseUrl: service.url, apiKey: service.apiKey } });
+    const remote = await startDemo({
+      port: 0,
+      publicDir,
+      upstream: { baseUrl: service.url, apiKey: service.apiKey },
+    });
     try {
       expect(remote.sandbox).toBeUndefined();
       const b = browser(() => remote.url);

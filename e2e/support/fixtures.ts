@@ -11,7 +11,8 @@ function demoFromEnv(): DemoUnderTest {
   const url = process.env.E2E_DEMO_URL;
   const sandboxUrl = process.env.E2E_SANDBOX_URL;
   const apiKey = process.env.E2E_SANDBOX_API_KEY;
-  if (!url || !sandboxUrl || !apiKey) throw new Error('the global setup did not start the demo (E2E_DEMO_URL unset)');
+  if (!url || !sandboxUrl || !apiKey)
+    throw new Error('the global setup did not start the demo (E2E_DEMO_URL unset)');
   return { url, sandbox: { url: sandboxUrl, apiKey } };
 }
 

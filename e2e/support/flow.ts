@@ -29,10 +29,20 @@ export async function signIn(page: Page, person: DemoPerson = newPerson()): Prom
   return person;
 }
 
-export type Preset = 'Plain approval' | 'OTP by e-mail' | 'OTP by phone' | 'Contact-less' | 'Turkish name, accent-insensitive' | 'Passports only (reject otherwise)';
+export type Preset =
+  | 'Plain approval'
+  | 'OTP by e-mail'
+  | 'OTP by phone'
+  | 'Contact-less'
+  | 'Turkish name, accent-insensitive'
+  | 'Passports only (reject otherwise)';
 
 /** Picks a preset on the playground, lets the test adjust the form, then saves and runs it. */
-export async function runScenario(page: Page, preset: Preset, adjust?: (page: Page) => Promise<void>): Promise<void> {
+export async function runScenario(
+  page: Page,
+  preset: Preset,
+  adjust?: (page: Page) => Promise<void>,
+): Promise<void> {
   await page.goto('/playground');
   await page.getByRole('button', { name: preset, exact: true }).click();
   await adjust?.(page);
@@ -49,8 +59,8 @@ export async function expectPhase(page: Page, phase: string): Promise<void> {
 
 /** The 8-character code the widget shows, without the space that groups it. */
 export async function sessionCodeOf(page: Page): Promise<string> {
-  const text = await widget(page).locator('[part~="code"] [aria-hidden="true"]').innerText();
-  return text.replace(/\s+/g, '');
+  const text = await widget(page).locator('[part~="code"] [aria-hidden="true"]').textContent();
+  return (text ?? '').replace(/\s+/g, '');
 }
 
 /** The phone beside the widget: the sandbox's simulator in the demo's iframe. */
@@ -72,7 +82,9 @@ export async function submitDocument(app: FrameLocator | Page, choice: DocumentC
 }
 
 export async function continueToAccount(page: Page): Promise<void> {
-  await widget(page).getByRole('link', { name: /Continue to your account|Hesabınıza devam edin/ }).click();
+  await widget(page)
+    .getByRole('link', { name: /Continue to your account|Hesabınıza devam edin/ })
+    .click();
   await expectGateOpen(page, false);
 }
 

@@ -34,7 +34,8 @@ export class LeakWatch {
     const where = `${response.request().method()} ${response.url()} (${response.status()})`;
     this.#find(response.url(), `${where}: URL`);
     const headers = await response.allHeaders().catch(() => ({}) as Record<string, string>);
-    for (const [name, value] of Object.entries(headers)) this.#find(`${name}: ${value}`, `${where}: header ${name}`);
+    for (const [name, value] of Object.entries(headers))
+      this.#find(`${name}: ${value}`, `${where}: header ${name}`);
     // Redirects and aborted long-polls have no body to read; everything else is checked.
     const body = await response.body().catch(() => undefined);
     if (body !== undefined) this.#find(body.toString('latin1'), `${where}: body`);

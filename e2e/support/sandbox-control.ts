@@ -11,7 +11,10 @@ export interface SandboxControl {
 async function call(sandbox: SandboxControl, method: string, path: string, body?: unknown): Promise<unknown> {
   const response = await fetch(new URL(path, sandbox.url), {
     method,
-    headers: { 'x-api-key': sandbox.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-api-key': sandbox.apiKey,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -20,7 +23,9 @@ async function call(sandbox: SandboxControl, method: string, path: string, body?
 }
 
 export function decide(sandbox: SandboxControl, identificationId: string, status: string): Promise<unknown> {
-  return call(sandbox, 'POST', `/sandbox/identifications/${encodeURIComponent(identificationId)}/decision`, { status });
+  return call(sandbox, 'POST', `/sandbox/identifications/${encodeURIComponent(identificationId)}/decision`, {
+    status,
+  });
 }
 
 export async function advanceClock(sandbox: SandboxControl, ms: number): Promise<void> {
@@ -36,6 +41,8 @@ export interface OutboxMessage {
 }
 
 export async function outbox(sandbox: SandboxControl): Promise<OutboxMessage[]> {
-  const body = (await call(sandbox, 'GET', '/sandbox/outbox')) as { messages?: OutboxMessage[] } | OutboxMessage[];
+  const body = (await call(sandbox, 'GET', '/sandbox/outbox')) as
+    | { messages?: OutboxMessage[] }
+    | OutboxMessage[];
   return Array.isArray(body) ? body : (body.messages ?? []);
 }

@@ -13,7 +13,9 @@ import {
 } from '../support/flow.js';
 import { outbox } from '../support/sandbox-control.js';
 
-test('approve: sign in, verify on the phone beside the widget, reach the gated account page', async ({ page }) => {
+test('approve: sign in, verify on the phone beside the widget, reach the gated account page', async ({
+  page,
+}) => {
   await page.goto('/');
   await snap(page, 'sign-in', { docs: true });
   await signIn(page);
@@ -40,7 +42,9 @@ test('approve after an OTP sent by e-mail', async ({ page, demo }) => {
   const app = phone(page);
   await expect(app.getByTestId('step-otp')).toBeVisible();
   const { verificationSessionId } = await boundIds(page.request);
-  const messages = (await outbox(demo.sandbox)).filter((m) => m.verificationSessionId === verificationSessionId);
+  const messages = (await outbox(demo.sandbox)).filter(
+    (m) => m.verificationSessionId === verificationSessionId,
+  );
   const otp = messages.find((m) => m.kind === 'otp');
   expect(otp?.channel).toBe('email');
   expect(otp?.recipient).toBe(person.email);
@@ -60,7 +64,9 @@ test('approve after an OTP sent by phone', async ({ page, demo }) => {
   const app = phone(page);
   await expect(app.getByTestId('step-otp')).toBeVisible();
   const { verificationSessionId } = await boundIds(page.request);
-  const otp = (await outbox(demo.sandbox)).find((m) => m.verificationSessionId === verificationSessionId && m.kind === 'otp');
+  const otp = (await outbox(demo.sandbox)).find(
+    (m) => m.verificationSessionId === verificationSessionId && m.kind === 'otp',
+  );
   expect(otp?.channel).toBe('sms');
   expect(String(otp?.recipient).replace(/\D/g, '')).toBe('905550101234');
 
@@ -82,7 +88,9 @@ test('contact-less: no contact detail, no message sent, straight to the document
   await expect(app.getByTestId('step-document')).toBeVisible();
   await expect(app.getByTestId('step-otp')).toBeHidden();
   const { verificationSessionId } = await boundIds(page.request);
-  expect((await outbox(demo.sandbox)).filter((m) => m.verificationSessionId === verificationSessionId)).toEqual([]);
+  expect(
+    (await outbox(demo.sandbox)).filter((m) => m.verificationSessionId === verificationSessionId),
+  ).toEqual([]);
 
   await submitDocument(app);
   await expectPhase(page, 'approved');

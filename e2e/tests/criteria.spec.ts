@@ -11,7 +11,9 @@ import {
   submitDocument,
 } from '../support/flow.js';
 
-test('Turkish criteria met accent-insensitively: “ŞEYMA IŞIK” on the card, “seyma isik” required', async ({ page }) => {
+test('Turkish criteria met accent-insensitively: “ŞEYMA IŞIK” on the card, “seyma isik” required', async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto('/playground');
   await page.getByRole('button', { name: 'Turkish name, accent-insensitive', exact: true }).click();
@@ -32,7 +34,11 @@ test('Turkish criteria met accent-insensitively: “ŞEYMA IŞIK” on the card,
 
   // Webhooks arrived with a valid signature and were accepted by the kit.
   await expect
-    .poll(async () => (await activity(page.request)).some((e) => e.kind === 'webhook' && e.type === 'identification.approved'))
+    .poll(async () =>
+      (await activity(page.request)).some(
+        (e) => e.kind === 'webhook' && e.type === 'identification.approved',
+      ),
+    )
     .toBe(true);
   const webhooks = (await activity(page.request)).filter((e) => e.kind === 'webhook');
   expect(webhooks.every((e) => e.signature === 'valid' && e.kitAnswer === 204)).toBe(true);

@@ -1,4 +1,4 @@
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { expect, test } from '../support/fixtures.js';
 import {
@@ -12,6 +12,9 @@ import {
   submitDocument,
   widget,
 } from '../support/flow.js';
+
+// jsqr is CommonJS with an `exports.default`: under NodeNext that is the callable.
+const jsQR = jsQRModule.default;
 
 test('the session code typed by hand in the app opens the same session', async ({ page, context, demo }) => {
   await signIn(page);
@@ -33,10 +36,11 @@ test('the session code typed by hand in the app opens the same session', async (
 
 test('the deep link decoded from the QR image leads to the same session', async ({ page, context, demo }) => {
   await signIn(page);
-  await expectPhase(page, 'awaiting_user');
   const qr = widget(page).locator('[part="qr"]');
   await expect(qr).toBeVisible();
-  await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await expect
+    .poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+    .toBe(true);
 
   // Decode what the person's camera would see.
   const png = PNG.sync.read(await qr.screenshot());
@@ -47,7 +51,9 @@ test('the deep link decoded from the QR image leads to the same session', async 
   expect(deepLink).toBe(`idv://app-url/${demo.sandbox.url}/verification-session/${verificationSessionId}`);
 
   // The app follows the link: the simulator opened on the session it names.
-  const target = deepLink.replace(/^idv:\/\/app-url\//, '').replace('/verification-session/', '/app/verification-session/');
+  const target = deepLink
+    .replace(/^idv:\/\/app-url\//, '')
+    .replace('/verification-session/', '/app/verification-session/');
   const handset = await context.newPage();
   await handset.goto(target);
   await submitDocument(handset);

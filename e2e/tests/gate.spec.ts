@@ -60,7 +60,9 @@ test('the upstream down: a clear error, and the gate stays shut', async ({ brows
     // The gate fails closed with words a person can read, never the account.
     const response = await page.goto('/account');
     expect(response?.status()).toBe(503);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('The identity verification service is not reachable');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'The identity verification service is not reachable',
+    );
     await expect(page.locator('body')).not.toContainText('Your identity is verified');
     await snap(page, 'account-upstream-down');
     expect((await page.request.get('/api/demo/account')).status()).toBe(503);

@@ -41,7 +41,10 @@ test('resubmission required, then the person submits again and is approved', asy
   await continueToAccount(page);
 });
 
-test('expiry: the session runs out, the gate stays shut, a new session gets through', async ({ page, demo }) => {
+test('expiry: the session runs out, the gate stays shut, a new session gets through', async ({
+  page,
+  demo,
+}) => {
   await signIn(page);
   await runScenario(page, 'Plain approval', async (p) => {
     await p.getByLabel('Duration in minutes (1 to 1440)').fill('1');

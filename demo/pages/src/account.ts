@@ -1,4 +1,4 @@
-import { api, ApiError, messageOf } from './api.js';
+import { ApiError, api, messageOf } from './api.js';
 import { $, loadMe } from './chrome.js';
 import type { DemoUser } from './types.js';
 

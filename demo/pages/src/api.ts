@@ -16,7 +16,8 @@ export class ApiError extends Error {
 
 const FRIENDLY: Record<string, string> = {
   SIGN_IN_REQUIRED: 'Your sign-in has ended. Please sign in again.',
-  CROSS_SITE_REQUEST: 'The browser sent this from another site, so the demo refused it. Reload the page and try again.',
+  CROSS_SITE_REQUEST:
+    'The browser sent this from another site, so the demo refused it. Reload the page and try again.',
   NO_SESSION: 'No verification has been started yet.',
   NO_SIMULATOR: 'This demo talks to a real service: open the session with the mobile app on your phone.',
   INTERNAL_ERROR: 'Something went wrong on the demo server. Please try again in a moment.',
@@ -34,12 +35,19 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   try {
     response = await fetch(path, {
       method: init.method ?? 'GET',
-      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        init.body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       credentials: 'same-origin',
     });
   } catch {
-    throw new ApiError('NETWORK', 'The demo server cannot be reached. Is it still running? Check your connection and reload.', 0);
+    throw new ApiError(
+      'NETWORK',
+      'The demo server cannot be reached. Is it still running? Check your connection and reload.',
+      0,
+    );
   }
   if (response.status === 204) return undefined as T;
   let body: unknown;
@@ -61,7 +69,9 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
 }
 
 export function messageOf(error: unknown): string {
-  return error instanceof ApiError ? error.message : 'Something unexpected went wrong. Please reload the page.';
+  return error instanceof ApiError
+    ? error.message
+    : 'Something unexpected went wrong. Please reload the page.';
 }
 
 function capitalise(text: string): string {

@@ -60,6 +60,7 @@ export async function startOver(): Promise<void> {
 
 /** A same-origin path only: no open redirect from ?returnTo. */
 export function safeReturnTo(value: string | null, fallback: string): string {
-  if (value === null || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return fallback;
+  if (value === null || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
+    return fallback;
   return value;
 }

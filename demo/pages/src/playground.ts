@@ -1,4 +1,4 @@
-import { api, ApiError, messageOf } from './api.js';
+import { ApiError, api, messageOf } from './api.js';
 import { $, clearMessage, loadMe, showMessage, startOver } from './chrome.js';
 import type { Criterion, Scenario } from './types.js';
 
@@ -16,7 +16,14 @@ const DEFAULT_PHONE = '+90 555 010 00 00';
 const PRESETS: Record<string, Scenario> = {
   approve: { contact: 'email', sendOTP: false, locale: 'en', duration: 30, approvalCriteria: [] },
   'otp-email': { contact: 'email', sendOTP: true, locale: 'en', duration: 30, approvalCriteria: [] },
-  'otp-phone': { contact: 'phone', phoneNumber: DEFAULT_PHONE, sendOTP: true, locale: 'en', duration: 30, approvalCriteria: [] },
+  'otp-phone': {
+    contact: 'phone',
+    phoneNumber: DEFAULT_PHONE,
+    sendOTP: true,
+    locale: 'en',
+    duration: 30,
+    approvalCriteria: [],
+  },
   contactless: { contact: 'none', sendOTP: false, locale: 'en', duration: 30, approvalCriteria: [] },
   turkish: {
     contact: 'none',
@@ -24,8 +31,20 @@ const PRESETS: Record<string, Scenario> = {
     locale: 'tr',
     duration: 30,
     approvalCriteria: [
-      { type: 'DOCUMENT_OWNER_NAME', condition: 'EQUALS', value: 'seyma', rejectIfNotMet: true, accentInsensitive: true },
-      { type: 'DOCUMENT_OWNER_SURNAME', condition: 'EQUALS', value: 'isik', rejectIfNotMet: true, accentInsensitive: true },
+      {
+        type: 'DOCUMENT_OWNER_NAME',
+        condition: 'EQUALS',
+        value: 'seyma',
+        rejectIfNotMet: true,
+        accentInsensitive: true,
+      },
+      {
+        type: 'DOCUMENT_OWNER_SURNAME',
+        condition: 'EQUALS',
+        value: 'isik',
+        rejectIfNotMet: true,
+        accentInsensitive: true,
+      },
     ],
   },
   'passport-only': {
@@ -69,7 +88,10 @@ function criterionRow(criterion: Criterion, index: number): HTMLTableRowElement 
   reject.type = 'checkbox';
   reject.name = 'rejectIfNotMet';
   reject.checked = criterion.rejectIfNotMet === true;
-  const accents = labelled(document.createElement('input'), `Criterion ${index + 1}: ignore accents and case`);
+  const accents = labelled(
+    document.createElement('input'),
+    `Criterion ${index + 1}: ignore accents and case`,
+  );
   accents.type = 'checkbox';
   accents.name = 'accentInsensitive';
   accents.checked = criterion.accentInsensitive === true;

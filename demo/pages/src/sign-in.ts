@@ -1,4 +1,4 @@
-import { api, ApiError, messageOf } from './api.js';
+import { ApiError, api, messageOf } from './api.js';
 import { $, clearMessage, loadMe, safeReturnTo, showMessage } from './chrome.js';
 
 const returnTo = safeReturnTo(new URLSearchParams(location.search).get('returnTo'), '/verify');
@@ -20,7 +20,10 @@ async function main(): Promise<void> {
     const button = $('#sign-in') as HTMLButtonElement;
     button.disabled = true;
     try {
-      await api('/api/demo/sign-in', { method: 'POST', body: { name: data.get('name'), email: data.get('email') } });
+      await api('/api/demo/sign-in', {
+        method: 'POST',
+        body: { name: data.get('name'), email: data.get('email') },
+      });
       location.assign(returnTo);
     } catch (error) {
       button.disabled = false;

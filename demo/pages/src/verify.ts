@@ -120,8 +120,12 @@ function describeEntry(entry: ActivityEntry): [string, string] {
           : entry.signature === 'invalid'
             ? `signature INVALID (${entry.signatureProblem ?? 'no match'})`
             : 'signature not checked (no secret configured)';
-      const answer = entry.kitAnswer === 204 ? 'accepted by the kit (204)' : `refused by the kit (${entry.kitAnswer})`;
-      return [`Webhook ${entry.type ?? ''}`.trim(), [entry.status, signature, answer].filter(Boolean).join(' · ')];
+      const answer =
+        entry.kitAnswer === 204 ? 'accepted by the kit (204)' : `refused by the kit (${entry.kitAnswer})`;
+      return [
+        `Webhook ${entry.type ?? ''}`.trim(),
+        [entry.status, signature, answer].filter(Boolean).join(' · '),
+      ];
     }
     case 'status_call':
       return ['Status read, kit → service', `${entry.method} ${entry.path} → ${entry.outcome}`];

@@ -1,10 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { type CreateSessionRequest, ERROR_CODES, VerifyKitError } from '@verify-kit/client';
+import {
+  type ClientOptions,
+  type CreateSessionRequest,
+  ERROR_CODES,
+  VerifyKitError,
+} from '@verify-kit/client';
 import type { Request } from 'express';
-import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { MAX_WAIT_SECONDS } from './protocol.js';
 import type { StatusBus } from './status-bus.js';
+
+/** An undici Dispatcher, as the client takes it (its type comes through the client). */
+export type Dispatcher = NonNullable<ClientOptions['dispatcher']>;
 
 /** What sessionOptions(req) returns: the creation body minus workflowId (which it may override). */
 export type SessionOptions = Partial<CreateSessionRequest>;

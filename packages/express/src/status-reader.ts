@@ -55,6 +55,7 @@ export class StatusReader {
       .then(
         (identification) => {
           if (identification.id.toLowerCase() !== identificationId.toLowerCase()) {
+            settle();
             throw new VerifyKitError(
               ERROR_CODES.UPSTREAM_BAD_RESPONSE,
               'the service answered another identification than the one asked for',

@@ -139,6 +139,7 @@ export class VerifyIdentity extends LitElement {
     super.connectedCallback();
     this.#langObserver = new MutationObserver(() => this.requestUpdate());
     this.#langObserver.observe(document.documentElement, { attributeFilter: ['lang'] });
+    this.#tick(this._view === 'awaiting_user');
     if (this.autoStart && this._view === 'idle') this.start();
   }
 

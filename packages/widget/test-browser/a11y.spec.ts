@@ -5,7 +5,7 @@ import { ARTIFACTS, expect, test, title } from './fixtures.js';
 import type { StubServer } from './stub-server.js';
 
 async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await new AxeBuilder({ page }).include('verify-identity').analyze();
   const summary = violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(summary, `axe violations in state ${state}`).toEqual([]);
 }

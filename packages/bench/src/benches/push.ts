@@ -79,12 +79,17 @@ async function oneRun(chromium: Browser, stack: Stack): Promise<number> {
 async function measure(
   chromium: Browser,
   webhooks: boolean,
+  log: (message: string) => void,
 ): Promise<{ stats: Distribution; samples: number[] }> {
   const stack = await startStack({ reviewDelayMs: 0, webhooks, pollIntervalMs: POLL_INTERVAL_MS });
   try {
     await oneRun(chromium, stack); // warm-up
     const samples: number[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await oneRun(chromium, stack));
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = Date.now();
+      samples.push(await oneRun(chromium, stack));
+      if (process.env.BENCH_VERBOSE) log(`    run ${i}: ${samples.at(-1)} ms (run took ${Date.now() - t0} ms)`);
+    }
     return { stats: distribution(samples), samples };
   } finally {
     await stack.stop();
@@ -97,9 +102,9 @@ export const pushBench: Bench = {
   timeoutMs: 180_000,
   async run({ browser, log }) {
     const chromium = await browser();
-    const withWebhooks = await measure(chromium, true);
+    const withWebhooks = await measure(chromium, true, log);
     log(`  webhooks: median ${withWebhooks.stats.median} ms`);
-    const polling = await measure(chromium, false);
+    const polling = await measure(chromium, false, log);
     return {
       figures: {
         'push.decisionToUiMs': { webhooks: { ...withWebhooks.stats }, polling: { ...polling.stats } },
