@@ -1,6 +1,6 @@
-// `pnpm demo [--port N] [--host H]`: build what is needed, then start the demo server, which
+// `pnpm demo [--port N] [--host H]`: builds what is needed, then starts the demo server, which
 // prints the one URL to open.
 import { buildDemo } from './build.mjs';
 
-buildDemo();
+await buildDemo();
 await import('../dist/server/cli.js');

@@ -8,7 +8,7 @@ interface Node {
 }
 
 /** Collapses the indentation inside a css`` or html`` literal chunk (never a single space). */
-export function collapse(tag: string, raw: string): string {
+function collapse(tag: string, raw: string): string {
   if (tag === 'css') {
     return raw
       .replace(/\/\*[\s\S]*?\*\//g, '')

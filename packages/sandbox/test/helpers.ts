@@ -5,7 +5,7 @@ export type Json = any;
 
 export const API_KEY = 'sk_test_sandbox_key';
 
-export interface Answer<T = unknown> {
+export interface Answer<T = Json> {
   status: number;
   headers: Headers;
   body: T;
@@ -52,7 +52,11 @@ export async function harness(options: SandboxOptions = {}): Promise<Harness> {
   const sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0, ...options });
   const url = sandbox.url;
 
-  const request: Harness['request'] = async (method, path, init = {}) => {
+  const request = async <T = Json>(
+    method: string,
+    path: string,
+    init: RequestInit & { json?: unknown; key?: string | null } = {},
+  ): Promise<Answer<T>> => {
     const { json, key, ...rest } = init;
     const headers = new Headers(rest.headers);
     if (key !== null && !headers.has('x-api-key')) headers.set('x-api-key', key ?? sandbox.apiKey);

@@ -1,4 +1,4 @@
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from './helpers.js';
@@ -13,6 +13,9 @@ async function fetchPng(url: string) {
   const res = await fetch(url);
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
 }
+
+// jsqr is CommonJS with a default export that TypeScript sees as a namespace under NodeNext.
+const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 
 function decode(bytes: Buffer) {
   const png = PNG.sync.read(bytes);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, harness } from './helpers.js';
+import { type Answer, type Harness, harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ afterAll(() => h.sandbox.close());
 describe('rate limit (DESIGN.md decision 14)', () => {
   it('answers 429 RATE_LIMITED with Retry-After beyond the limit, then lets requests through again', async () => {
     const statuses: number[] = [];
-    let last: Awaited<ReturnType<Harness['request']>> | undefined;
+    let last: Answer | undefined;
     for (let i = 0; i < 5; i++) {
       last = await h.request('GET', '/api/v1/identifications/0d6f1c1e-0000-4000-8000-000000000000');
       statuses.push(last.status);

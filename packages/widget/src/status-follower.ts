@@ -34,7 +34,8 @@ export const LONG_POLL_SECONDS = 25;
 const QUICK_MS = 1000;
 /** Failures in a row (network, 5xx, bad body) before giving up; 429s do not count. */
 const MAX_FAILURES = 5;
-const FINAL = ['approved', 'rejected', 'expired'];
+/** Phases after which nothing changes without a new session (FINAL_PHASES of the protocol). */
+export const FINAL: readonly string[] = ['approved', 'rejected', 'expired'];
 
 const jitter = (ms: number) => ms * (0.75 + Math.random() / 2);
 

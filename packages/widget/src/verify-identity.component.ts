@@ -2,7 +2,7 @@ import type { Phase, SessionResponseBody, StatusResponseBody } from '@verify-kit
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { emit } from './emit.js';
 import { RequestError, requestJson } from './request.js';
-import { StatusFollower } from './status-follower.js';
+import { FINAL, StatusFollower } from './status-follower.js';
 import { en, type VerifyIdentityStrings } from './strings.en.js';
 import { tr } from './strings.tr.js';
 import { styles } from './verify-identity.styles.js';
@@ -23,8 +23,7 @@ export interface ErrorDetail {
 }
 
 const LOCALES: Record<string, VerifyIdentityStrings> = { en, tr };
-const FINAL_EVENTS: readonly string[] = ['approved', 'rejected', 'expired'];
-const VIEWS: readonly string[] = ['awaiting_user', 'resubmission_required', ...FINAL_EVENTS];
+const VIEWS: readonly string[] = ['awaiting_user', 'resubmission_required', ...FINAL];
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -195,7 +194,7 @@ export class VerifyIdentity extends LitElement {
     this._view = VIEWS.includes(phase) ? phase : 'in_review';
     const detail: PhaseChangeDetail = { phase, status };
     emit(this, 'phase-change', detail);
-    if (FINAL_EVENTS.includes(phase)) emit(this, phase, detail);
+    if (FINAL.includes(phase)) emit(this, phase, detail);
   }
 
   #fail(error: unknown): void {

@@ -118,7 +118,7 @@ export async function runFaultUser(index: number, ctx: FaultUserContext): Promis
     errors: [],
     staleCookie: 0,
   };
-  const seen = (answer: Answer) => {
+  const seen = <T>(answer: Answer<T>): Answer<T> => {
     ctx.onAnswer?.(answer.text);
     return answer;
   };

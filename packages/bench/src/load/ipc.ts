@@ -69,7 +69,11 @@ export function serveParent(info: Record<string, unknown>, handlers: ChildHandle
   process.on('message', (message: ParentMessage) => {
     const reply = (result: unknown) => process.send?.({ id: message.id, type: 'reply', result });
     const fail = (error: unknown) =>
-      process.send?.({ id: message.id, type: 'failed', message: error instanceof Error ? error.message : String(error) });
+      process.send?.({
+        id: message.id,
+        type: 'failed',
+        message: error instanceof Error ? error.message : String(error),
+      });
     const run = async () => {
       if (message.type === 'stats') return stats();
       if (message.type === 'advance') return handlers.advance?.(message.ms);
@@ -103,13 +107,19 @@ export class ChildHandle<Info> {
     });
     child.on('exit', (code, signal) => {
       this.#exit = { code, signal };
-      for (const pending of this.#pending.values()) pending.reject(new Error(`${name} exited (${code ?? signal})`));
+      for (const pending of this.#pending.values())
+        pending.reject(new Error(`${name} exited (${code ?? signal})`));
       this.#pending.clear();
     });
   }
 
   /** Starts `file` (TypeScript, through tsx) with `config` as its one argument, waits for `ready`. */
-  static start<Info>(name: string, file: URL, config: unknown, timeoutMs = 60_000): Promise<ChildHandle<Info>> {
+  static start<Info>(
+    name: string,
+    file: URL,
+    config: unknown,
+    timeoutMs = 60_000,
+  ): Promise<ChildHandle<Info>> {
     const child = fork(file, [JSON.stringify(config)], {
       execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,7 +1,7 @@
 import type { ProcessStats } from './ipc.js';
 import { mb } from './report.js';
 import type { LoadStack } from './stack.js';
-import { summarize, runPool, type Summary } from './stats.js';
+import { runPool, type Summary, summarize } from './stats.js';
 import { runUser, STEPS, type Step, type UserResult } from './user-flow.js';
 
 export interface ProcessMemory {

@@ -8,7 +8,9 @@ export function table(header: readonly string[], rows: readonly (readonly (strin
   const widths = header.map((_, i) => Math.max(...cells.map((row) => row[i]?.length ?? 0)));
   const line = (row: string[]) =>
     row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join(
+    '\n',
+  );
 }
 
 /** Merges this run's figures under `mode` into the JSON file (the other modes' figures stay). */

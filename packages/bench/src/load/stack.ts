@@ -43,7 +43,11 @@ export async function startLoadStack(options: StackOptions): Promise<LoadStack> 
     ...(webhookSecret === undefined ? {} : { webhookSecret }),
     ...options.kit,
   };
-  const kit = await ChildHandle.start<KitProcessInfo>('kit', new URL('./kit-process.ts', import.meta.url), kitConfig);
+  const kit = await ChildHandle.start<KitProcessInfo>(
+    'kit',
+    new URL('./kit-process.ts', import.meta.url),
+    kitConfig,
+  );
   const sandboxConfig: SandboxProcessConfig = {
     apiKey,
     reviewDelayMs: options.reviewDelayMs,

@@ -1,0 +1,44 @@
+/*
+ * pnpm load: N simulated users through the kit into the sandbox, all on 127.0.0.1, bounded in
+ * count and time. Prints a table and merges its figures into packages/bench/load-results.json.
+ */
+import { fileURLToPath } from 'node:url';
+import { type LoadArgs, parseArgs, USAGE } from './args.js';
+import { writeResults } from './report.js';
+import { runFaults } from './run-faults.js';
+import { runLoad } from './run-load.js';
+
+let args: LoadArgs;
+try {
+  args = parseArgs(process.argv.slice(2));
+} catch (error) {
+  console.error(`pnpm load: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const deadline = Date.now() + args.maxSeconds * 1000;
+// The hard limit: whatever happens, the run ends (children exit when this process does).
+const hardStop = setTimeout(
+  () => {
+    console.error(`pnpm load: hard limit of ${args.maxSeconds} s reached, stopping`);
+    process.exit(1);
+  },
+  (args.maxSeconds + 30) * 1000,
+);
+
+const out = args.out ?? fileURLToPath(new URL('../../load-results.json', import.meta.url));
+try {
+  const result = args.faults ? await runFaults(args, deadline) : await runLoad(args, deadline);
+  writeResults(out, result.mode, result.figures);
+  console.log(`\nfigures written to ${out} (key "${result.mode}")`);
+  clearTimeout(hardStop);
+  process.exitCode = result.ok ? 0 : 1;
+} catch (error) {
+  console.error('pnpm load failed:', error);
+  clearTimeout(hardStop);
+  process.exitCode = 1;
+}
