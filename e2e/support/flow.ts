@@ -139,9 +139,16 @@ const DOCS = new URL('../screenshots/', import.meta.url);
  * A screenshot of a main state into artifacts/; with E2E_UPDATE_DOCS_SCREENSHOTS=1 the ones the
  * README shows are refreshed in screenshots/ too.
  */
-export async function snap(page: Page, name: string, options: { docs?: boolean } = {}): Promise<void> {
+export async function snap(
+  page: Page,
+  name: string,
+  options: { docs?: boolean; element?: Locator } = {},
+): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const buffer = await page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: false });
+  const path = new URL(`${name}.png`, ARTIFACTS).pathname;
+  const buffer = options.element
+    ? await options.element.screenshot({ path })
+    : await page.screenshot({ path });
   if (options.docs && process.env.E2E_UPDATE_DOCS_SCREENSHOTS === '1') {
     mkdirSync(DOCS, { recursive: true });
     writeFileSync(new URL(`${name}.png`, DOCS), buffer);

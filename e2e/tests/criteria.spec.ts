@@ -42,8 +42,9 @@ test('Turkish criteria met accent-insensitively: “ŞEYMA IŞIK” on the card,
     .toBe(true);
   const webhooks = (await activity(page.request)).filter((e) => e.kind === 'webhook');
   expect(webhooks.every((e) => e.signature === 'valid' && e.kitAnswer === 204)).toBe(true);
+  await expect(page.locator('#activity')).toContainText('Webhook identification.approved');
   await expect(page.locator('#activity')).toContainText('signature valid');
-  await snap(page, 'verify-activity', { docs: true });
+  await snap(page, 'verify-activity', { docs: true, element: page.locator('section:has(#activity)') });
 
   await continueToAccount(page);
 });

@@ -2,6 +2,7 @@
 // bench-results.json and BENCHMARKS.md at the repository root. BENCH_ONLY=a,b runs some benchmarks
 // and only prints (the files always hold a complete run).
 import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import type { Browser } from 'playwright-core';
 import type { Bench, BenchContext } from './benches/bench.js';
 import { clickToQrBench } from './benches/click-to-qr.js';
@@ -17,7 +18,7 @@ import { textTable } from './report/format.js';
 import { renderMarkdown } from './report/markdown.js';
 import { launchChromium } from './support/browser.js';
 import { describeMachine } from './support/machine.js';
-import { withTimeout } from './support/stats.js';
+import { round, withTimeout } from './support/stats.js';
 
 const BENCHES: readonly Bench[] = [
   sizesBench,
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
   };
 
   const started = Date.now();
+  const loadAtStart = os.loadavg()[0]!;
   const figures: Figures = {};
   const unavailable: Partial<Record<FigureKey, string>> = {};
   const details: Record<string, unknown> = {};
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
     node: process.version,
     date: new Date(),
     durationSec: (Date.now() - started) / 1000,
+    loadAverage: { start: round(loadAtStart), end: round(os.loadavg()[0]!) },
   });
   log('');
   log(textTable(results));

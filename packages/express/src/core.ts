@@ -14,6 +14,7 @@ import { createLog, type Log } from './log.js';
 import type { ResolvedOptions, SessionOptions } from './options.js';
 import { phaseOf } from './phase.js';
 import type { SessionResponseBody, StatusResponseBody } from './protocol.js';
+import { SessionCreations } from './session-creation.js';
 import { SessionRotator } from './session-rotation.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from './status-bus.js';
 import { StatusReader } from './status-reader.js';
@@ -28,6 +29,7 @@ export class KitCore {
   readonly hints: SubmissionHints;
   readonly watch: StatusWatch;
   readonly rotator = new SessionRotator();
+  readonly creations = new SessionCreations(this.rotator);
   readonly bus: StatusBus;
   readonly #unsubscribe: () => void;
   #closed = false;

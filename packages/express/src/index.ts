@@ -13,5 +13,6 @@ export type {
   WebhookVerifierInput,
 } from './options.js';
 export * from './protocol.js';
+export type { ReplayStore } from './replay-store.js';
 export type { StatusBus, StatusHint, StatusListener } from './status-bus.js';
 export { createMemoryStatusBus } from './status-bus.js';

@@ -13,12 +13,16 @@ const defaultLogger: Logger = {
 
 /**
  * The kit's logging: the integrator's logger, or misconfiguration warnings only. A second guard
- * replaces the API key wherever it would appear; a throwing logger never breaks a request.
+ * replaces the secrets (the API key, a Redis password) wherever they would appear; a throwing logger
+ * never breaks a request.
  */
-export function createLog(logger: Logger | undefined, apiKey: string): Log {
+export function createLog(logger: Logger | undefined, secrets: string | readonly string[]): Log {
   const target = logger ?? defaultLogger;
+  const hidden = (typeof secrets === 'string' ? [secrets] : secrets).filter((secret) => secret.length > 0);
   const scrub = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.split(apiKey).join('[redacted]');
+    if (typeof value === 'string') {
+      return hidden.reduce((text, secret) => text.split(secret).join('[redacted]'), value);
+    }
     if (Array.isArray(value)) return value.map(scrub);
     if (typeof value === 'object' && value !== null) {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));

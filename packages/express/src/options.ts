@@ -8,6 +8,7 @@ import {
 import type { Request } from 'express';
 import { z } from 'zod';
 import { MAX_WAIT_SECONDS } from './protocol.js';
+import type { ReplayStore } from './replay-store.js';
 import type { StatusBus } from './status-bus.js';
 
 /** An undici Dispatcher, as the client takes it (its type comes through the client). */
@@ -59,6 +60,8 @@ export interface VerifyKitOptions {
   maxWaitSeconds?: number;
   /** Delivers webhook hints to long-polls; default in memory (one process). */
   statusBus?: StatusBus;
+  /** Shared memory of accepted webhook-ids (several instances); the kit's own in-process memory always runs too. */
+  replayStore?: ReplayStore;
   /** Silent by default except misconfiguration warnings (console.warn). */
   logger?: Logger;
   /** Epoch ms; for tests that move time. Default Date.now. */
@@ -78,6 +81,7 @@ export interface ResolvedOptions {
   pollIntervalMs: number;
   maxWaitSeconds: number;
   statusBus: StatusBus | undefined;
+  replayStore: ReplayStore | undefined;
   logger: Logger | undefined;
   now: () => number;
 }
@@ -173,6 +177,12 @@ const OptionsSchema = z
         },
       )
       .optional(),
+    replayStore: z
+      .custom<ReplayStore>(
+        (value) => typeof value === 'object' && value !== null && isFunction((value as ReplayStore).claim),
+        { error: 'must be an object with claim(id, ttlSeconds) => boolean | Promise<boolean>' },
+      )
+      .optional(),
     logger: z
       .custom<Logger>(
         (value) =>
@@ -248,6 +258,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     pollIntervalMs: o.pollIntervalMs ?? 2000,
     maxWaitSeconds: o.maxWaitSeconds ?? MAX_WAIT_SECONDS,
     statusBus: o.statusBus,
+    replayStore: o.replayStore,
     logger: o.logger,
     now: o.now ?? Date.now,
   };

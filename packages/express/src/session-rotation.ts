@@ -5,7 +5,7 @@ import { type KitSession, sessionOf } from './binding.js';
 import { KIT_ERROR_CODES } from './errors.js';
 import { BoundedMap } from './lru.js';
 
-interface Rotated {
+export interface Rotated {
   sessionId: string;
   /** The new session as a store would hold it (JSON), for requests that adopt it. */
   data: SessionData;
@@ -53,13 +53,21 @@ export class SessionRotator {
     await rotation;
   }
 
-  /** Regenerates the session of this one request, no sharing (a new binding is created). */
-  async regenerate(req: Request, patch: (session: KitSession) => void): Promise<void> {
+  /**
+   * Regenerates the session of this one request (a new binding is created). Returns the new session
+   * for concurrent requests of the old one to adopt; undefined when the session cannot regenerate.
+   */
+  async regenerate(req: Request, patch: (session: KitSession) => void): Promise<Rotated | undefined> {
     if (!this.canRotate(req)) {
       patch(sessionOf(req));
-      return;
+      return undefined;
     }
-    await this.#regenerate(req as SessionRequest, patch);
+    return this.#regenerate(req as SessionRequest, patch);
+  }
+
+  /** This request loaded the old session of `rotated`: continue as the new one (and send its cookie). */
+  adopt(req: Request, rotated: Rotated): void {
+    this.#adopt(req as SessionRequest, rotated);
   }
 
   async #regenerate(req: SessionRequest, patch: (session: KitSession) => void): Promise<Rotated> {

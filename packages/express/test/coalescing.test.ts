@@ -110,6 +110,96 @@ describe('single-flight status reads', () => {
   });
 });
 
+describe('single-flight session creation', () => {
+  it('tabs of one browser session starting a verification at the same moment share one upstream session', async () => {
+    const upstream = await startFakeUpstream();
+    const kit = createVerifyKit({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      workflowId: 'default',
+      logger: capturingLogger(),
+    });
+    const app = express();
+    app.use(session({ secret: 's', resave: false, saveUninitialized: false }));
+    app.post('/login', (req, res) => {
+      (req.session as unknown as { user: string }).user = 'ada';
+      res.json({ ok: true });
+    });
+    let arrived = 0;
+    app.use(
+      '/identity',
+      (req, _res, next) => {
+        if (req.path === '/session') arrived++;
+        next();
+      },
+      kit.router,
+    );
+    const server = await listen(app);
+    try {
+      const signedIn = new Browser(server.url);
+      await signedIn.post('/login');
+      const cookieBefore = signedIn.cookieHeader;
+      // Each tab sends the same cookie and keeps what its own response sets.
+      const tabs = Array.from({ length: 5 }, () => new Browser(server.url, new Map(signedIn.cookies)));
+
+      // The upstream holds the creation until every tab's request reached the kit.
+      let release!: () => void;
+      upstream.holdCreate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const responses = Promise.all(tabs.map((tab) => tab.post<{ qrCodeUrl: string }>('/identity/session')));
+      await until(() => arrived === 5);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      release();
+      const all = await responses;
+
+      expect(all.map((res) => res.status)).toEqual(Array(5).fill(201));
+      expect(upstream.created).toHaveLength(1);
+      // qrCodeUrl is derived from the upstream session id: the same one for every tab.
+      expect(new Set(all.map((res) => res.json.qrCodeUrl)).size).toBe(1);
+      // Every tab continues as the one regenerated session (fixation: the old id is gone).
+      expect(new Set(tabs.map((tab) => tab.cookieHeader)).size).toBe(1);
+      expect(tabs[0]!.cookieHeader).not.toBe(cookieBefore);
+      for (const tab of tabs) {
+        expect((await tab.get<StatusResponseBody>('/identity/status')).json.phase).toBe('awaiting_user');
+      }
+      expect((await signedIn.get('/identity/status')).status).toBe(404);
+      // Later calls reuse the binding; only { restart: true } creates another upstream session.
+      expect((await tabs[1]!.post<{ qrCodeUrl: string }>('/identity/session')).json.qrCodeUrl).toBe(
+        all[0]!.json.qrCodeUrl,
+      );
+      expect(upstream.created).toHaveLength(1);
+      await tabs[2]!.post('/identity/session', { restart: true });
+      expect(upstream.created).toHaveLength(2);
+    } finally {
+      await kit.close();
+      await server.close();
+      await upstream.close();
+    }
+  });
+
+  it('a failed creation fails every waiting tab, and the next attempt starts afresh', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
+    try {
+      const first = app.browser();
+      await first.post('/login?user=ada');
+      const tabs = Array.from({ length: 3 }, () => new Browser(app.url, new Map(first.cookies)));
+      upstream.mode = '500';
+      const failed = await Promise.all(tabs.map((tab) => tab.post<{ error: { code: string } }>('/identity/session')));
+      expect(failed.map((res) => [res.status, res.json.error.code])).toEqual(
+        Array(3).fill([503, 'UPSTREAM_UNAVAILABLE']),
+      );
+      upstream.mode = 'healthy';
+      expect((await tabs[0]!.post('/identity/session')).status).toBe(201);
+      expect(upstream.created).toHaveLength(1);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+});
+
 describe('long-polls', () => {
   it('10 tabs of one user share the reads, and a signed webhook wakes them all with one read', async () => {
     const secret = generateWebhookSecret();

@@ -32,7 +32,7 @@ export interface LoggedRequest {
   body: string;
   /** Milliseconds since the server started, when the request arrived. */
   at: number;
-  /** When the answer left (undefined while in flight or if aborted). */
+  /** When the answer was sent (undefined while in flight or if aborted). */
   answeredAt?: number;
   answeredStatus?: number;
 }
@@ -174,13 +174,12 @@ export class StubServer {
 
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-    res.on('close', () => {
-      this.inFlight--;
-      if (res.writableFinished) {
-        entry.answeredAt = this.sinceStart();
-        entry.answeredStatus = res.statusCode;
-      }
+    // 'prefinish' is emitted synchronously by res.end(): the earliest the browser can have the answer.
+    res.on('prefinish', () => {
+      entry.answeredAt = this.sinceStart();
+      entry.answeredStatus = res.statusCode;
     });
+    res.on('close', () => this.inFlight--);
 
     if (this.unreachable) return void req.socket.destroy();
     if (path === '/identity/session' && req.method === 'POST') {

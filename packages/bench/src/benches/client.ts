@@ -2,7 +2,7 @@ import { createClient } from '@verify-kit/client';
 import { request } from 'undici';
 import { startChild } from '../servers/rpc.js';
 import type { SandboxCommands } from '../servers/sandbox-process.js';
-import { round } from '../support/stats.js';
+import { median, round } from '../support/stats.js';
 import type { Bench } from './bench.js';
 
 const CONCURRENCY = 16;
@@ -59,12 +59,13 @@ export const clientBench: Bench = {
             (call === bare ? undiciRounds : clientRounds).push(Math.round(rate));
           }
         }
-        const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+        const ratios = clientRounds.map((rate, i) => rate / undiciRounds[i]!);
         return {
-          figures: { 'client.throughputRatioVsUndici': round(sum(clientRounds) / sum(undiciRounds)) },
+          figures: { 'client.throughputRatioVsUndici': round(median(ratios)) },
           details: {
             concurrency: CONCURRENCY,
             roundMs: ROUND_MS,
+            ratio: 'median over rounds of (client calls/s / undici calls/s) of the same round',
             callsPerSec: { undici: undiciRounds, client: clientRounds },
           },
         };

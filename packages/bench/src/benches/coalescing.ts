@@ -40,7 +40,6 @@ export const coalescingBench: Bench = {
           throw new Error(`a gated request failed: ${statuses.find((s) => s !== 200)}`);
         perBurst.push(proxy.identificationReads);
       }
-
       // 10 tabs of one user waiting on GET /status (long-poll) while nothing changes upstream.
       const tab = await startVerification(stack.appUrl);
       const controller = new AbortController();

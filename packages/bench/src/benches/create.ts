@@ -1,9 +1,8 @@
 import { startStack } from '../servers/stack.js';
-import { compareThroughput, type LoadSettings } from '../support/load.js';
-import { round } from '../support/stats.js';
+import { compareThroughput, type LoadSettings, throughputRatio } from '../support/load.js';
 import type { Bench } from './bench.js';
 
-const LOAD: LoadSettings = { connections: 10, durationSec: 3, rounds: 2, warmupSec: 1 };
+const LOAD: LoadSettings = { connections: 10, durationSec: 2, rounds: 3, warmupSec: 1 };
 
 /**
  * Session creations per second straight to the sandbox, and through the kit (POST /identity/session
@@ -43,7 +42,7 @@ export const createBench: Bench = {
       return {
         figures: {
           'sandbox.createPerSec': direct.rps,
-          'kit.createRatioVsDirect': round(kit.rps / direct.rps),
+          'kit.createRatioVsDirect': throughputRatio(kit, direct),
         },
         details: { load: LOAD, requestsPerSec: results },
       };

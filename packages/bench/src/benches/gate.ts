@@ -1,7 +1,6 @@
 import { startStack } from '../servers/stack.js';
 import { approvedUser } from '../support/flow.js';
-import { compareThroughput, type LoadSettings } from '../support/load.js';
-import { round } from '../support/stats.js';
+import { compareThroughput, type LoadSettings, throughputRatio } from '../support/load.js';
 import type { Bench } from './bench.js';
 
 const LOAD: LoadSettings = { connections: 10, durationSec: 3, rounds: 3, warmupSec: 1 };
@@ -31,10 +30,14 @@ export const gateBench: Bench = {
       }
       return {
         figures: {
-          'gate.throughputRatio.reread': round(reread.rps / base.rps),
-          'gate.throughputRatio.cached': round(cached.rps / base.rps),
+          'gate.throughputRatio.reread': throughputRatio(reread, base),
+          'gate.throughputRatio.cached': throughputRatio(cached, base),
         },
-        details: { load: LOAD, requestsPerSec: results },
+        details: {
+          load: LOAD,
+          ratio: 'median over rounds of (variant req/s / baseline req/s) of the same round',
+          requestsPerSec: results,
+        },
       };
     } finally {
       await stack.stop();

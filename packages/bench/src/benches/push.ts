@@ -101,7 +101,8 @@ async function measure(
     for (let i = 0; i < RUNS; i++) {
       const t0 = Date.now();
       samples.push(await oneRun(page, phases, stack, webhooks));
-      if (process.env.BENCH_VERBOSE) context.log(`    run ${i}: ${samples.at(-1)} ms (took ${Date.now() - t0} ms)`);
+      if (process.env.BENCH_VERBOSE)
+        context.log(`    run ${i}: ${samples.at(-1)} ms (took ${Date.now() - t0} ms)`);
     }
     return { stats: distribution(samples), samples };
   } finally {
@@ -119,7 +120,9 @@ export const pushBench: Bench = {
     context.log(`  with webhooks: median ${withWebhooks.stats.median} ms`);
     const polling = await measure(context, false);
     return {
-      figures: { 'push.decisionToUiMs': { webhooks: { ...withWebhooks.stats }, polling: { ...polling.stats } } },
+      figures: {
+        'push.decisionToUiMs': { webhooks: { ...withWebhooks.stats }, polling: { ...polling.stats } },
+      },
       details: {
         pollIntervalMs: POLL_INTERVAL_MS,
         trigger: 'POST /sandbox/identifications/:id/decision APPROVED on an IN_MANUAL_REVIEW identification',

@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import type { LoadArgs } from './args.js';
 import {
   type MemorySnapshot,
@@ -158,7 +159,8 @@ export async function runLoad(args: LoadArgs, deadline: number) {
           webhooks: args.webhooks,
           soakSeconds: args.soakSeconds,
           node: process.version,
-          cpus: (await import('node:os')).availableParallelism(),
+          cpus: availableParallelism(),
+          loadAverage1m: Math.round(loadavg()[0]! * 10) / 10,
         },
         ranAt: new Date().toISOString(),
         users: all.users,

@@ -174,6 +174,8 @@ export interface BenchResults {
   node: string;
   machine: Machine;
   durationSec: number;
+  /** 1-minute load average of the machine when the run started and ended (others' work shows here). */
+  loadAverage: { start: number; end: number };
   /** Every key of FIGURE_KEYS; null when the figure could not be measured (see `unavailable`). */
   figures: Record<FigureKey, FigureValue | null>;
   unavailable: Partial<Record<FigureKey, string>>;
@@ -190,6 +192,7 @@ export interface ResultsInput {
   node: string;
   date: Date;
   durationSec: number;
+  loadAverage: { start: number; end: number };
 }
 
 /** Pure: the content of bench-results.json. */
@@ -206,7 +209,8 @@ export function buildResults(input: ResultsInput): BenchResults {
     date: input.date.toISOString(),
     node: input.node,
     machine: input.machine,
-    durationSec: input.durationSec,
+    durationSec: Math.round(input.durationSec),
+    loadAverage: input.loadAverage,
     figures,
     unavailable,
     goals: evaluateGoals(input.figures),

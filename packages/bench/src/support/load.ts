@@ -70,3 +70,16 @@ export async function compareThroughput(
     ]),
   );
 }
+
+/**
+ * variant / baseline: the median of the per-round ratios, so that one round disturbed by something
+ * else on the machine does not decide the figure (the totals are in the details too).
+ */
+export function throughputRatio(variant: Throughput, baseline: Throughput): number {
+  const ratios = variant.perRound.map((rps, i) => rps / (baseline.perRound[i] ?? Number.NaN));
+  const sorted = ratios.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) throw new Error('no round to compare');
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return Math.round(median * 100) / 100;
+}

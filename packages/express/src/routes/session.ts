@@ -55,6 +55,12 @@ async function handle(core: KitCore, req: Request, res: Response): Promise<void>
       parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
     );
   }
+  // Another tab of this browser session is creating one right now: share it (no orphan upstream).
+  const pending = core.creations.pending(req);
+  if (pending !== undefined) {
+    respondCreated(core, req, res, await core.creations.join(req, pending));
+    return;
+  }
   const existing = readBinding(req);
   if (existing !== undefined && parsed.data.restart !== true) {
     const reused = await reusable(core, req, existing);
@@ -67,26 +73,29 @@ async function handle(core: KitCore, req: Request, res: Response): Promise<void>
     }
   }
 
-  const body = await core.createBody(req);
-  const created = await core.client.createSession(body);
-  const binding: VerificationBinding = {
-    verificationSessionId: created.id,
-    identificationId: created.identificationId,
-    deepLink: created.deepLink,
-    sessionCode: created.sessionCode,
-    sessionPageLink: created.sessionPageLink,
-    expiresAt:
-      created.expiresAt !== undefined
-        ? new Date(created.expiresAt).toISOString()
-        : new Date(core.now() + (body.duration ?? 30) * 60_000).toISOString(),
-  };
   // A new verification gets a new session id: whoever knew the old one cannot ride on it.
-  await core.rotator.regenerate(req, (session) => {
-    session.verifyKit = binding;
+  const binding = await core.creations.create(req, async () => {
+    const body = await core.createBody(req);
+    const created = await core.client.createSession(body);
+    core.log.debug('verification session created', { identificationId: created.identificationId });
+    return {
+      verificationSessionId: created.id,
+      identificationId: created.identificationId,
+      deepLink: created.deepLink,
+      sessionCode: created.sessionCode,
+      sessionPageLink: created.sessionPageLink,
+      expiresAt:
+        created.expiresAt !== undefined
+          ? new Date(created.expiresAt).toISOString()
+          : new Date(core.now() + (body.duration ?? 30) * 60_000).toISOString(),
+    } satisfies VerificationBinding;
   });
+  respondCreated(core, req, res, binding);
+}
+
+function respondCreated(core: KitCore, req: Request, res: Response, binding: VerificationBinding): void {
   // Decision 1 of DESIGN.md: a new identification is IN_AUTOMATIC_REVIEW, nothing submitted yet.
   const view = { status: 'IN_AUTOMATIC_REVIEW', phase: PHASE.AWAITING_USER, expiresAt: binding.expiresAt };
-  core.log.debug('verification session created', { identificationId: binding.identificationId });
   res
     .status(201)
     .set('Cache-Control', 'no-store')

@@ -8,7 +8,7 @@ import {
 import express, { type Request, type RequestHandler } from 'express';
 import type { KitCore } from '../core.js';
 import { KIT_ERROR_CODES, kitError } from '../errors.js';
-import { ReplayGuard } from '../replay-guard.js';
+import { MemoryReplayStore, REPLAY_TTL_SECONDS } from '../replay-store.js';
 import { SUBMISSION_EVENTS } from '../submission-hints.js';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -88,12 +88,36 @@ function parsePayload(body: Buffer) {
   return parsed.data;
 }
 
+const replayed = () => kitError(KIT_ERROR_CODES.WEBHOOK_REPLAYED, 'this webhook-id was already received');
+
+/**
+ * Refuses a webhook-id already accepted: this process's memory first (synchronous, so two copies
+ * of one delivery cannot both pass here), then the shared replayStore when there is one. A failing
+ * shared store is logged and the process's memory decides: a replay to another instance then costs
+ * one re-read, never a grant (webhooks are hints).
+ */
+async function claimDelivery(core: KitCore, local: MemoryReplayStore, id: string): Promise<void> {
+  if (!local.claim(id)) throw replayed();
+  const shared = core.options.replayStore;
+  if (shared === undefined) return;
+  let fresh: boolean;
+  try {
+    fresh = (await shared.claim(id, REPLAY_TTL_SECONDS)) !== false;
+  } catch (error) {
+    core.log.warn('replayStore.claim failed; replays are refused by this process only', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return;
+  }
+  if (!fresh) throw replayed();
+}
+
 /**
  * POST /webhook: the raw body, a verified signature, a fresh timestamp, a webhook-id never seen:
  * then 204, and the hint goes out on the status bus. Any refusal changes nothing.
  */
 export function webhookRoute(core: KitCore): RequestHandler[] {
-  const replays = new ReplayGuard(() => core.now());
+  const replays = new MemoryReplayStore(() => core.now());
   return [
     guard(core),
     express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),
@@ -101,12 +125,9 @@ export function webhookRoute(core: KitCore): RequestHandler[] {
       const run = async () => {
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const id = await verify(core, req, body);
-        // From here to remember() nothing awaits: two copies of one delivery cannot both pass.
-        if (replays.seen(id)) {
-          throw kitError(KIT_ERROR_CODES.WEBHOOK_REPLAYED, 'this webhook-id was already received');
-        }
+        if (replays.seen(id)) throw replayed();
         const payload = parsePayload(body);
-        replays.remember(id);
+        await claimDelivery(core, replays, id);
         res.status(204).end();
 
         const { identificationId } = payload.data;

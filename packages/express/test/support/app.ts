@@ -1,5 +1,5 @@
 import express from 'express';
-import session from 'express-session';
+import session, { type Store } from 'express-session';
 import { createVerifyKit, type Logger, type VerifyKit, type VerifyKitOptions } from '../../src/index.js';
 import { Browser } from './browser.js';
 import { type Listening, listen } from './servers.js';
@@ -32,6 +32,8 @@ export interface AppSetup {
   withoutSession?: boolean;
   /** An already listening server to answer on (its URL was needed before the kit existed). */
   listening?: Listening;
+  /** express-session's store (connect-redis for several instances); default its MemoryStore. */
+  sessionStore?: Store;
 }
 
 type KitOptions = Omit<VerifyKitOptions, 'workflowId'> & { workflowId?: string };
@@ -48,7 +50,14 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
   const app = ex();
   if (setup.jsonFirst) app.use(ex.json());
   if (!setup.withoutSession) {
-    app.use(session({ secret: 'test-session-secret', resave: false, saveUninitialized: false }));
+    app.use(
+      session({
+        secret: 'test-session-secret',
+        resave: false,
+        saveUninitialized: false,
+        ...(setup.sessionStore === undefined ? {} : { store: setup.sessionStore }),
+      }),
+    );
   }
   app.use('/identity', kit.router);
   app.post('/login', (req, res) => {

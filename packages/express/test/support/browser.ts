@@ -20,9 +20,11 @@ export const transcript: RecordedResponse[] = [];
  * Metadata by default, records every response.
  */
 export class Browser {
-  readonly cookies = new Map<string, string>();
-
-  constructor(readonly origin: string) {}
+  /** `cookies`: a jar shared with another Browser, e.g. the same person through another instance. */
+  constructor(
+    readonly origin: string,
+    readonly cookies = new Map<string, string>(),
+  ) {}
 
   get cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');

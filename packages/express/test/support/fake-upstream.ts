@@ -29,6 +29,8 @@ export interface FakeUpstream extends Listening {
   created: unknown[];
   /** Resolves when released; identification reads wait for it while set. */
   hold: Promise<void> | undefined;
+  /** The same for session creations. */
+  holdCreate: Promise<void> | undefined;
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -47,6 +49,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   fake.statuses = new Map();
   fake.extra = {};
   fake.hold = undefined;
+  fake.holdCreate = undefined;
   fake.created = [];
 
   const fault = (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -90,6 +93,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const url = new URL(req.url ?? '/', fake.url);
     if (req.method === 'POST' && url.pathname === '/api/v1/verification-sessions') {
       fake.created.push(JSON.parse(body.toString('utf8')));
+      if (fake.holdCreate) await fake.holdCreate;
       const id = randomUUID();
       const identificationId = randomUUID();
       fake.statuses.set(identificationId, 'IN_AUTOMATIC_REVIEW');

@@ -17,17 +17,17 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** A real HTTP server on 127.0.0.1, random port. */
-export async function listen(listener?: RequestListener): Promise<Listening> {
+/** A real HTTP server on 127.0.0.1, a random port unless `port` is given (a restart on the same one). */
+export async function listen(listener?: RequestListener, port = 0): Promise<Listening> {
   let current: RequestListener = listener ?? ((_req, res) => res.writeHead(503).end());
   const server = createServer((req, res) => current(req, res));
-  server.listen(0, '127.0.0.1');
+  server.listen(port, '127.0.0.1');
   await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const address = server.address() as AddressInfo;
   return {
     server,
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${address.port}`,
+    port: address.port,
     handle(next) {
       current = next;
     },

@@ -1,0 +1,7 @@
+// @verify-kit/express/redis: the pieces for several instances behind a load balancer. Its own
+// entry point, so that the main entry never loads `redis` (an optional peer dependency).
+export type { RedisClientLike, RedisConnectionOptions } from './redis-client.js';
+export type { RedisReplayStoreOptions } from './redis-replay-store.js';
+export { createRedisReplayStore, DEFAULT_REPLAY_PREFIX } from './redis-replay-store.js';
+export type { RedisStatusBus, RedisStatusBusOptions } from './redis-status-bus.js';
+export { createRedisStatusBus, DEFAULT_STATUS_CHANNEL } from './redis-status-bus.js';

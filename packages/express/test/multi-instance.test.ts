@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
+import { generateWebhookSecret } from '@verify-kit/client';
+import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
+import { RedisStore } from 'connect-redis';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger, StatusResponseBody } from '../src/index.js';
+import { createRedisStatusBus, type RedisStatusBus } from '../src/redis.js';
+import { capturingLogger, logLines, startApp, type TestApp } from './support/app.js';
+import { Browser } from './support/browser.js';
+import { expectKeyNeverLeaked } from './support/leaks.js';
+import { type RedisServer, startRedisServer } from './support/redis-server.js';
+import { submitDocument, waitForStatus } from './support/sandbox.js';
+import { type Listening, listen } from './support/servers.js';
+import { deliverWebhook } from './support/webhooks.js';
+
+const API_KEY = 'sk_test_multi_5e1f0a77c3';
+const SECRET = generateWebhookSecret();
+// Longer than any wait below: only a pushed hint can answer a long-poll before its `wait` ends.
+const POLL_INTERVAL_MS = 10_000;
+const WAIT_SECONDS = 8;
+
+type RedisClient = ReturnType<typeof createClient>;
+type ErrorJson = { error: { code: string } };
+
+/** One server process: its own Redis connection, session store, bus, kit and HTTP server. */
+interface Instance {
+  name: string;
+  app: TestApp;
+  bus: RedisStatusBus;
+  /** Resolves at the next long-poll this instance starts waiting. */
+  nextWait(): Promise<void>;
+  /** Log lines of this instance only. */
+  lines: string[];
+  close(): Promise<void>;
+}
+
+let redis: RedisServer;
+let sandbox: Sandbox;
+let aListening: Listening;
+let a: Instance;
+let b: Instance;
+/** What happened, in order, across instances (for ordering assertions). */
+const events: string[] = [];
+
+async function startInstance(name: string, listening?: Listening): Promise<Instance> {
+  const client: RedisClient = createClient({ url: redis.url });
+  client.on('error', () => {});
+  await client.connect();
+  const lines: string[] = [];
+  const signals = new EventEmitter();
+  const capture = capturingLogger(lines);
+  const shared = capturingLogger(logLines);
+  const logger: Logger = {
+    debug(message, meta) {
+      capture.debug?.(message, meta);
+      shared.debug?.(message, meta);
+      if (message.startsWith('GET /status: long-poll waiting')) signals.emit('waiting');
+      if (message === 'webhook accepted') events.push(`${name}: webhook accepted`);
+    },
+    info: (message, meta) => capture.info?.(message, meta),
+    warn: (message, meta) => {
+      capture.warn?.(message, meta);
+      shared.warn?.(message, meta);
+    },
+    error: (message, meta) => {
+      capture.error?.(message, meta);
+      shared.error?.(message, meta);
+    },
+  };
+  const bus = createRedisStatusBus({ client, logger });
+  await bus.ready();
+  const app = await startApp(
+    {
+      baseUrl: sandbox.url,
+      apiKey: API_KEY,
+      webhookSecret: SECRET,
+      statusBus: bus,
+      replayStore: bus.replayStore,
+      pollIntervalMs: POLL_INTERVAL_MS,
+      logger,
+    },
+    {
+      sessionStore: new RedisStore({ client, prefix: 'verify-kit-test:sess:' }),
+      ...(listening === undefined ? {} : { listening }),
+    },
+  );
+  return {
+    name,
+    app,
+    bus,
+    lines,
+    nextWait: () => once(signals, 'waiting').then(() => undefined),
+    async close() {
+      await app.close();
+      await bus.close();
+      await client.close();
+    },
+  };
+}
+
+/** One person (one cookie jar) whose requests the load balancer sends to either instance. */
+class Person {
+  readonly cookies = new Map<string, string>();
+  via(instance: Instance): Browser {
+    return new Browser(instance.app.url, this.cookies);
+  }
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  // A's address must be known before the sandbox starts: the sandbox's webhooks go to A only.
+  aListening = await listen();
+  sandbox = await startSandbox({
+    apiKey: API_KEY,
+    reviewDelayMs: 0,
+    webhookUrl: `${aListening.url}/identity/webhook`,
+    webhookSecret: SECRET,
+  });
+  a = await startInstance('A', aListening);
+  b = await startInstance('B');
+});
+
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await sandbox?.close();
+  await redis?.stop();
+  expectKeyNeverLeaked(API_KEY);
+});
+
+describe('several instances sharing Redis (connect-redis + the Redis status bus)', () => {
+  it('a verification started through A is seen by the gate on B', async () => {
+    const person = new Person();
+    const created = await person.via(a).post<{ sessionCode: string; expiresAt: string }>('/identity/session');
+    expect(created.status).toBe(201);
+
+    const status = await person.via(b).get<StatusResponseBody>('/identity/status');
+    expect(status.status).toBe(200);
+    expect(status.json).toMatchObject({ phase: 'awaiting_user', expiresAt: created.json.expiresAt });
+    const refused = await person.via(b).get<ErrorJson & { phase: string }>('/api/data');
+    expect([refused.status, refused.json.error.code, refused.json.phase]).toEqual([
+      403,
+      'NOT_APPROVED',
+      'awaiting_user',
+    ]);
+
+    const { identificationId } = await submitDocument(sandbox, created.json.sessionCode, 'approve');
+    await waitForStatus(sandbox, identificationId, 'APPROVED');
+    const cookieBeforeApproval = [...person.cookies].join();
+    expect((await person.via(b).get('/api/data')).status).toBe(200);
+    // B regenerated the session id on the first approval; A reads the same session from Redis.
+    expect([...person.cookies].join()).not.toBe(cookieBeforeApproval);
+    expect((await person.via(a).get('/api/data')).status).toBe(200);
+    expect((await person.via(a).get<StatusResponseBody>('/identity/status')).json.phase).toBe('approved');
+  });
+
+  it('a webhook received by A wakes a long-poll waiting on B at once', async () => {
+    const person = new Person();
+    const created = await person.via(b).post<{ sessionCode: string }>('/identity/session');
+    expect(created.status).toBe(201);
+
+    const waiting = b.nextWait();
+    const poll = person
+      .via(b)
+      .get<StatusResponseBody>(`/identity/status?wait=${WAIT_SECONDS}&since=awaiting_user`)
+      .then((res) => {
+        events.push('B: long-poll answered');
+        return res;
+      });
+    await waiting;
+    const before = events.length;
+    await submitDocument(sandbox, created.json.sessionCode, 'manual_review');
+
+    const answer = await poll;
+    // B polls the upstream every 10 s and the wait is 8 s: only A's webhook, pushed through Redis,
+    // can have told B before the wait ended.
+    expect(answer.status).toBe(200);
+    expect(answer.json.phase).toBe('in_review');
+    const after = events.slice(before);
+    expect(after).toContain('A: webhook accepted');
+    expect(after.indexOf('A: webhook accepted')).toBeLessThan(after.indexOf('B: long-poll answered'));
+    expect(b.lines.some((line) => line.includes('webhook accepted'))).toBe(false);
+  });
+
+  it('a webhook-id accepted by one instance is refused as a replay by the other (shared replayStore)', async () => {
+    const id = `msg_${randomUUID()}`;
+    const first = await deliverWebhook(new Browser(a.app.url), { secret: SECRET, identificationId: 'x', id });
+    expect(first.status).toBe(204);
+    const replay = await deliverWebhook(new Browser(b.app.url), { secret: SECRET, identificationId: 'x', id });
+    expect([replay.status, replay.json.error?.code]).toEqual([409, 'WEBHOOK_REPLAYED']);
+
+    // Two copies of one delivery reaching both instances at the same moment: exactly one is accepted.
+    const twin = `msg_${randomUUID()}`;
+    const both = await Promise.all(
+      [a, b].map((instance) =>
+        deliverWebhook(new Browser(instance.app.url), { secret: SECRET, identificationId: 'x', id: twin }),
+      ),
+    );
+    expect(both.map((res) => res.status).sort()).toEqual([204, 409]);
+  });
+
+  it('instance A restarting loses nothing: sessions, replay memory, webhooks to B', async () => {
+    const person = new Person();
+    const created = await person.via(a).post<{ sessionCode: string }>('/identity/session');
+    expect(created.status).toBe(201);
+    const delivered = `msg_${randomUUID()}`;
+    expect(
+      (await deliverWebhook(new Browser(a.app.url), { secret: SECRET, identificationId: 'x', id: delivered }))
+        .status,
+    ).toBe(204);
+
+    // The process ends: its memory (caches, replay ids, timers) goes with it; a new one starts
+    // on the same address, where the load balancer and the sandbox's webhooks point.
+    await a.close();
+    a = await startInstance('A', await listen(undefined, aListening.port));
+
+    expect((await person.via(a).get<StatusResponseBody>('/identity/status')).json.phase).toBe('awaiting_user');
+    const replay = await deliverWebhook(new Browser(a.app.url), {
+      secret: SECRET,
+      identificationId: 'x',
+      id: delivered,
+    });
+    expect([replay.status, replay.json.error?.code]).toEqual([409, 'WEBHOOK_REPLAYED']);
+
+    const waiting = b.nextWait();
+    const poll = person.via(b).get<StatusResponseBody>(`/identity/status?wait=${WAIT_SECONDS}&since=awaiting_user`);
+    await waiting;
+    const { identificationId } = await submitDocument(sandbox, created.json.sessionCode, 'approve');
+    expect((await poll).json.phase).not.toBe('awaiting_user');
+    await waitForStatus(sandbox, identificationId, 'APPROVED');
+    expect((await person.via(a).get('/api/data')).status).toBe(200);
+    expect((await person.via(b).get('/api/data')).status).toBe(200);
+  });
+
+  it('two users on two instances never see each other’s status', async () => {
+    const alice = new Person();
+    const bob = new Person();
+    const aliceSession = await alice.via(a).post<{ sessionCode: string }>('/identity/session');
+    await bob.via(b).post('/identity/session');
+    const { identificationId } = await submitDocument(sandbox, aliceSession.json.sessionCode, 'approve');
+    await waitForStatus(sandbox, identificationId, 'APPROVED');
+    for (const instance of [a, b]) {
+      expect((await alice.via(instance).get('/api/data')).status).toBe(200);
+      expect((await bob.via(instance).get('/api/data')).status).toBe(403);
+      expect((await bob.via(instance).get<StatusResponseBody>('/identity/status')).json.phase).toBe(
+        'awaiting_user',
+      );
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  /** Stops the server (SIGTERM, then SIGKILL); idempotent. */
+  stop(): Promise<void>;
+}
+
+/** redis-server on PATH, or Debian's /usr/bin/redis-server; a clear error naming the fix otherwise. */
+export function findRedisServer(): string {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/usr/local/bin'];
+  for (const dir of dirs) {
+    const candidate = path.join(dir, 'redis-server');
+    if (dir !== '' && existsSync(candidate)) return candidate;
+  }
+  throw new Error(
+    'redis-server is not installed: the multi-instance tests start a real Redis. ' +
+      'Install it with `apt-get install redis-server` (CI does this in .ci/run).',
+  );
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function waitForReady(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => fail(new Error(`redis-server did not start:\n${output}`)), 10_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`redis-server exited with ${code}:\n${output}`)));
+  });
+}
+
+/**
+ * A throw-away Redis on 127.0.0.1 and a free port: no persistence, killed by stop(). Retries a few
+ * ports in the rare case another process took the one found free.
+ */
+export async function startRedisServer(options: { requirePass?: string } = {}): Promise<RedisServer> {
+  const binary = findRedisServer();
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    if (options.requirePass !== undefined) args.push('--requirepass', options.requirePass);
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await waitForReady(child);
+    } catch (error) {
+      lastError = error;
+      child.kill('SIGKILL');
+      continue;
+    }
+    child.stdout?.resume();
+    child.stderr?.resume();
+    let stopped: Promise<void> | undefined;
+    const auth = options.requirePass === undefined ? '' : `:${encodeURIComponent(options.requirePass)}@`;
+    return {
+      url: `redis://${auth}127.0.0.1:${port}`,
+      port,
+      stop() {
+        stopped ??= new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const kill = setTimeout(() => child.kill('SIGKILL'), 2000);
+          child.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        });
+        return stopped;
+      },
+    };
+  }
+  throw lastError;
+}
