@@ -65,6 +65,8 @@ export interface Connection {
   client: RedisClientLike;
   /** true when verify-kit opened `client` from a URL (and so closes it). */
   owned: boolean;
+  /** Resolves when an owned client first connects (or gives up when closed); at once for yours. */
+  connected: Promise<void>;
   log: Log;
   /** Logs the first failure of a connection, and its recovery, not every reconnection attempt. */
   watch(client: RedisClientLike, name: string): void;
@@ -107,13 +109,14 @@ export function connect(factory: string, options: RedisConnectionOptions | undef
       log.warn(`redis ${name} connection is back`);
     });
   };
-  if (client !== undefined) return { client, owned: false, log, watch };
+  if (client !== undefined) return { client, owned: false, connected: Promise.resolve(), log, watch };
   const own = createClient({ url }) as unknown as RedisClientLike;
   watch(own, 'publisher');
-  own.connect().catch(() => {
-    // Reported by the 'error' listener; a client closed before it connected also lands here.
-  });
-  return { client: own, owned: true, log, watch };
+  const connected = own.connect().then(
+    () => undefined,
+    () => undefined, // reported by the 'error' listener; a client closed before it connected lands here too
+  );
+  return { client: own, owned: true, connected, log, watch };
 }
 
 /** Rejects after `ms` (the command may still complete later; its result is then ignored). */

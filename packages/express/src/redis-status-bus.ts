@@ -18,8 +18,8 @@ export interface RedisStatusBusOptions extends RedisConnectionOptions {
 
 export interface RedisStatusBus extends StatusBus {
   /**
-   * Resolves once this instance listens on the channel (or the bus is closed); never rejects, and
-   * waits while Redis is unreachable. Optional to await: until then hints published elsewhere do
+   * Resolves once this instance listens on the channel and, with `url`, can publish (or once the bus
+   * is closed); never rejects, and waits while Redis is unreachable. Optional to await: until then hints published elsewhere do
    * not reach this instance, whose long-polls still re-read every pollIntervalMs.
    */
   ready(): Promise<void>;
@@ -142,7 +142,7 @@ export function createRedisStatusBus(options: RedisStatusBusOptions): RedisStatu
       };
     },
     async ready() {
-      await listening;
+      await Promise.all([listening, connection.connected]);
     },
     replayStore,
     close() {
