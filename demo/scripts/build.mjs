@@ -1,14 +1,28 @@
-// Builds what the demo needs, quietly: the workspace packages (pnpm -w build, incremental), then
-// the demo's server (tsc -b) and its pages (vite build) side by side. Prints the tools' output
-// only when a step fails.
+// Builds what the demo needs, quietly, and only what changed (build-stale.mjs): each workspace
+// package the demo depends on, by its own `build` script, then the demo's server (tsc -b) and
+// pages (vite build) side by side. `--force` or DEMO_FORCE_BUILD=1 rebuilds everything. Prints
+// the tools' output only when a step fails.
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildGraph } from './build-graph.mjs';
+import { buildStale } from './build-stale.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
+const rootDir = join(demoDir, '..');
 
-function run(label, args) {
-  return new Promise((resolve) => {
-    const child = spawn('pnpm', args, { cwd: demoDir, stdio: ['ignore', 'pipe', 'pipe'] });
+export class BuildError extends Error {
+  constructor(message, exitCode) {
+    super(message);
+    this.name = 'BuildError';
+    this.exitCode = exitCode;
+  }
+}
+
+function run(label, cwd, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('pnpm', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -16,26 +30,45 @@ function run(label, args) {
     child.stderr.on('data', (chunk) => {
       output += chunk;
     });
-    child.on('error', (error) => {
-      process.stderr.write(`demo build: ${label} could not start: ${error.message}\n`);
-      process.exit(1);
-    });
+    child.on('error', (error) => reject(new BuildError(`${label} could not start: ${error.message}`, 1)));
     child.on('close', (code) => {
-      if (code !== 0) {
-        process.stderr.write(`demo build: ${label} failed\n${output}\n`);
-        process.exit(code ?? 1);
-      }
-      resolve();
+      if (code === 0) resolve();
+      else reject(new BuildError(`${label} failed\n${output}`, code ?? 1));
     });
   });
 }
 
-export async function buildDemo() {
-  await run('building the workspace packages (pnpm -w build)', ['-w', '-s', 'run', 'build']);
-  await Promise.all([
-    run('compiling the demo server (tsc -b)', ['exec', 'tsc', '-b', 'tsconfig.json']),
-    run('building the demo pages (vite build)', ['exec', 'vite', 'build', '--logLevel', 'warn']),
+function buildOne(node) {
+  if (node.dir !== demoDir) return run(`building ${node.name}`, node.dir, ['-s', 'run', 'build']);
+  return Promise.all([
+    run('compiling the demo server (tsc -b)', demoDir, ['exec', 'tsc', '-b', 'tsconfig.json']),
+    run('building the demo pages (vite build)', demoDir, ['exec', 'vite', 'build', '--logLevel', 'warn']),
   ]);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildDemo();
+/** Builds the stale packages; answers their names. Rejects with a BuildError when a step fails. */
+export function buildDemo({ force = process.env.DEMO_FORCE_BUILD === '1' } = {}) {
+  mkdirSync(join(demoDir, 'dist'), { recursive: true });
+  return buildStale({
+    graph: buildGraph(demoDir),
+    stampsFile: join(demoDir, 'dist', '.build-stamps.json'),
+    // Read by every build: the shared compiler options and the exact version of every tool.
+    sharedInputs: [join(rootDir, 'tsconfig.json'), join(rootDir, 'pnpm-lock.yaml')],
+    build: buildOne,
+    force,
+  });
+}
+
+/** For the command line: a failed step prints its output and ends the process with its code. */
+export async function buildDemoOrExit(options) {
+  try {
+    return await buildDemo(options);
+  } catch (error) {
+    process.stderr.write(`demo build: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(error instanceof BuildError ? error.exitCode : 1);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await buildDemoOrExit(process.argv.includes('--force') ? { force: true } : {});
+}

@@ -1,6 +1,6 @@
 /*
  * The sandbox's control API, called from the test process with the API key (never through the
- * browser): a reviewer's decision, the outbox of OTPs, the clock.
+ * browser): a reviewer's decision, a status override, the outbox of OTPs, the clock.
  */
 
 export interface SandboxControl {
@@ -24,6 +24,17 @@ async function call(sandbox: SandboxControl, method: string, path: string, body?
 
 export function decide(sandbox: SandboxControl, identificationId: string, status: string): Promise<unknown> {
   return call(sandbox, 'POST', `/sandbox/identifications/${encodeURIComponent(identificationId)}/decision`, {
+    status,
+  });
+}
+
+/** Sets the status from any state (e.g. APPROVED -> REJECTED, an approval revoked). */
+export function setStatus(
+  sandbox: SandboxControl,
+  identificationId: string,
+  status: string,
+): Promise<unknown> {
+  return call(sandbox, 'POST', `/sandbox/identifications/${encodeURIComponent(identificationId)}/status`, {
     status,
   });
 }

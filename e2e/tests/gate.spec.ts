@@ -2,6 +2,7 @@ import { startDemo } from '@verify-kit/demo';
 import { expect, test } from '../support/fixtures.js';
 import {
   activity,
+  boundIds,
   continueToAccount,
   expectGateOpen,
   expectGateShut,
@@ -12,11 +13,15 @@ import {
   submitDocument,
   widget,
 } from '../support/flow.js';
+import { setStatus } from '../support/sandbox-control.js';
 
 const upstreamReads = async (page: import('@playwright/test').Page) =>
   (await activity(page.request)).filter((e) => e.kind === 'status_call').length;
 
-test('the gate re-reads the status on every visit, and follows the current session', async ({ page }) => {
+test('the gate re-reads on every visit: a decision changed after approval is honoured on the next visit', async ({
+  page,
+  demo,
+}) => {
   await signIn(page);
   await submitDocument(phone(page));
   await expectPhase(page, 'approved');
@@ -28,8 +33,34 @@ test('the gate re-reads the status on every visit, and follows the current sessi
   await expectGateOpen(page);
   await expect.poll(() => upstreamReads(page)).toBeGreaterThanOrEqual(before + 2);
 
-  // The sandbox cannot change a final decision, so the decision that changes is the session's:
-  // starting over binds a new, unreviewed session, and the very next visit is refused.
+  // A reviewer revokes the approval (the sandbox's control API, from the test process only).
+  const { identificationId } = await boundIds(page.request);
+  expect(await setStatus(demo.sandbox, identificationId, 'REJECTED')).toMatchObject({
+    status: 'REJECTED',
+    previousStatus: 'APPROVED',
+  });
+
+  // The very next visit is refused: sent back to /verify, where the widget says rejected.
+  const response = await page.goto('/account');
+  expect(response?.request().redirectedFrom()?.url()).toMatch(/\/account$/);
+  await expect(page).toHaveURL(/\/verify\?returnTo=%2Faccount$/);
+  await expectPhase(page, 'rejected');
+  await expect(page.locator('#account-state')).toHaveCount(0);
+  expect((await page.request.get('/api/demo/account')).status()).toBe(403);
+  await snap(page, 'verify-approval-revoked');
+
+  // And the other way round: an approval given again opens the gate on the next visit.
+  await setStatus(demo.sandbox, identificationId, 'APPROVED');
+  await expectGateOpen(page);
+});
+
+test('the gate follows the session bound now: starting over shuts it at once', async ({ page }) => {
+  await signIn(page);
+  await submitDocument(phone(page));
+  await expectPhase(page, 'approved');
+  await continueToAccount(page);
+
+  // Starting over binds a new, unreviewed session: the very next visit is refused.
   await page.goto('/verify');
   await page.getByRole('button', { name: 'Start over with a new session' }).click();
   await expectPhase(page, 'awaiting_user');

@@ -190,6 +190,7 @@ describe('the gate under a misbehaving upstream', () => {
     expect(falseGrants).toBe(0);
     expect(stack.judge.falseGrants).toBe(0);
     expect(results.flatMap((r) => r.violations)).toEqual([]);
+    expect(results.flatMap((r) => r.noAnswer)).toEqual([]);
     expect(unhandled).toEqual([]);
 
     // Not a gate that is simply always shut: each user the sandbox approved got through.

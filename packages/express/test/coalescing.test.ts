@@ -186,7 +186,9 @@ describe('single-flight session creation', () => {
       await first.post('/login?user=ada');
       const tabs = Array.from({ length: 3 }, () => new Browser(app.url, new Map(first.cookies)));
       upstream.mode = '500';
-      const failed = await Promise.all(tabs.map((tab) => tab.post<{ error: { code: string } }>('/identity/session')));
+      const failed = await Promise.all(
+        tabs.map((tab) => tab.post<{ error: { code: string } }>('/identity/session')),
+      );
       expect(failed.map((res) => [res.status, res.json.error.code])).toEqual(
         Array(3).fill([503, 'UPSTREAM_UNAVAILABLE']),
       );

@@ -1,6 +1,25 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as kit from '../src/index.js';
 import * as protocol from '../src/protocol.js';
+import * as redis from '../src/redis.js';
+
+const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
+
+/** Every module a source file loads at run time (type-only imports are erased), transitively. */
+function runtimeImports(entry: string, seen = new Set<string>()): Set<string> {
+  const text = readFileSync(path.join(src, entry), 'utf8');
+  for (const [, specifier] of text.matchAll(/^(?:import|export)\s(?!type\b)[^;]*?from\s'([^']+)'/gms)) {
+    if (specifier === undefined || seen.has(specifier)) continue;
+    seen.add(specifier);
+    if (specifier.startsWith('.')) {
+      runtimeImports(path.join(path.dirname(entry), specifier.replace(/\.js$/, '.ts')), seen);
+    }
+  }
+  return seen;
+}
 
 describe('public exports', () => {
   it('stay this small', () => {
@@ -28,6 +47,22 @@ describe('public exports', () => {
         "PHASES",
       ]
     `);
+  });
+
+  it('@verify-kit/express/redis is its own entry: the main entry never loads redis', () => {
+    expect(Object.keys(redis).sort()).toMatchInlineSnapshot(`
+      [
+        "DEFAULT_REPLAY_PREFIX",
+        "DEFAULT_STATUS_CHANNEL",
+        "createRedisReplayStore",
+        "createRedisStatusBus",
+      ]
+    `);
+    const main = runtimeImports('index.ts');
+    expect(main.has('qrcode')).toBe(true); // the walk reaches the routes
+    expect(main.has('./redis.js')).toBe(false);
+    expect([...main].filter((specifier) => /redis/.test(specifier))).toEqual([]);
+    expect(runtimeImports('redis.ts').has('redis')).toBe(true);
   });
 
   it('names every error code once, with the client’s', () => {

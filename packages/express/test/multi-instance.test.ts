@@ -188,7 +188,11 @@ describe('several instances sharing Redis (connect-redis + the Redis status bus)
     const id = `msg_${randomUUID()}`;
     const first = await deliverWebhook(new Browser(a.app.url), { secret: SECRET, identificationId: 'x', id });
     expect(first.status).toBe(204);
-    const replay = await deliverWebhook(new Browser(b.app.url), { secret: SECRET, identificationId: 'x', id });
+    const replay = await deliverWebhook(new Browser(b.app.url), {
+      secret: SECRET,
+      identificationId: 'x',
+      id,
+    });
     expect([replay.status, replay.json.error?.code]).toEqual([409, 'WEBHOOK_REPLAYED']);
 
     // Two copies of one delivery reaching both instances at the same moment: exactly one is accepted.
@@ -216,7 +220,9 @@ describe('several instances sharing Redis (connect-redis + the Redis status bus)
     await a.close();
     a = await startInstance('A', await listen(undefined, aListening.port));
 
-    expect((await person.via(a).get<StatusResponseBody>('/identity/status')).json.phase).toBe('awaiting_user');
+    expect((await person.via(a).get<StatusResponseBody>('/identity/status')).json.phase).toBe(
+      'awaiting_user',
+    );
     const replay = await deliverWebhook(new Browser(a.app.url), {
       secret: SECRET,
       identificationId: 'x',
@@ -225,7 +231,9 @@ describe('several instances sharing Redis (connect-redis + the Redis status bus)
     expect([replay.status, replay.json.error?.code]).toEqual([409, 'WEBHOOK_REPLAYED']);
 
     const waiting = b.nextWait();
-    const poll = person.via(b).get<StatusResponseBody>(`/identity/status?wait=${WAIT_SECONDS}&since=awaiting_user`);
+    const poll = person
+      .via(b)
+      .get<StatusResponseBody>(`/identity/status?wait=${WAIT_SECONDS}&since=awaiting_user`);
     await waiting;
     const { identificationId } = await submitDocument(sandbox, created.json.sessionCode, 'approve');
     expect((await poll).json.phase).not.toBe('awaiting_user');
@@ -290,7 +298,12 @@ describe('the Redis status bus', () => {
       }
       await raw.publish(
         channel,
-        JSON.stringify({ v: 1, origin: 'o', identificationId: 'marker', hint: { type: 7, documentSubmitted: 'yes' } }),
+        JSON.stringify({
+          v: 1,
+          origin: 'o',
+          identificationId: 'marker',
+          hint: { type: 7, documentSubmitted: 'yes' },
+        }),
       );
       await until(() => seenByX.length === 2 && seenByY.length === 2, 'the marker arrived');
       expect(seenByX).toEqual([
@@ -308,7 +321,10 @@ describe('the Redis status bus', () => {
   it('close() closes the connections it opened, and only those', async () => {
     const admin: RedisClient = createClient({ url: redis.url });
     await admin.connect();
-    const connections = async () => String(await admin.sendCommand(['CLIENT', 'LIST'])).trim().split('\n').length;
+    const connections = async () =>
+      String(await admin.sendCommand(['CLIENT', 'LIST']))
+        .trim()
+        .split('\n').length;
     try {
       const baseline = await connections();
       const owning = createRedisStatusBus({ url: redis.url });
@@ -379,7 +395,9 @@ describe('the Redis status bus', () => {
       expect((await person.get('/api/data')).status).toBe(403);
 
       const waiting = once(signals, 'waiting');
-      const poll = person.get<StatusResponseBody>(`/identity/status?wait=${WAIT_SECONDS}&since=awaiting_user`);
+      const poll = person.get<StatusResponseBody>(
+        `/identity/status?wait=${WAIT_SECONDS}&since=awaiting_user`,
+      );
       await waiting;
       const { identificationId } = await submitDocument(sandbox, created.json.sessionCode, 'manual_review');
       const id = `msg_${randomUUID()}`;

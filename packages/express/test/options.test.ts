@@ -72,6 +72,11 @@ describe('createVerifyKit options', () => {
       { statusBus: { publish() {} } },
       /statusBus must be an object with publish/,
     ],
+    [
+      'a replayStore without claim',
+      { replayStore: { seen() {} } },
+      /replayStore must be an object with claim\(id, ttlSeconds\)/,
+    ],
     ['a logger with a non-function', { logger: { warn: 'yes' } }, /logger must be an object/],
     [
       'a misspelt option',

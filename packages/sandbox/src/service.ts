@@ -78,6 +78,15 @@ const DecisionBodySchema = z.strictObject({
     IDENTIFICATION_STATUS.RESUBMISSION_REQUIRED,
   ]),
 });
+const SetStatusBodySchema = z.strictObject({
+  status: z.enum([
+    IDENTIFICATION_STATUS.IN_AUTOMATIC_REVIEW,
+    IDENTIFICATION_STATUS.IN_MANUAL_REVIEW,
+    IDENTIFICATION_STATUS.APPROVED,
+    IDENTIFICATION_STATUS.REJECTED,
+    IDENTIFICATION_STATUS.RESUBMISSION_REQUIRED,
+  ]),
+});
 
 /** The state machine of the sandbox: sessions, identifications, OTPs, reviews, expiry and eviction. */
 export class SandboxService {
@@ -347,6 +356,26 @@ export class SandboxService {
     return { id: rec.identificationId, status: rec.status };
   }
 
+  /**
+   * The tester's override: any of the five statuses from any state (e.g. a reviewer revoking an
+   * approval), even after expiry. A running automatic review is cancelled so it cannot overwrite
+   * the status later. The event is sent like any other transition.
+   */
+  setStatusOverride(identificationId: string, body: unknown) {
+    const rec = this.identification(identificationId);
+    const parsed = SetStatusBodySchema.safeParse(body);
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    const previousStatus = rec.status;
+    if (rec.reviewing) {
+      rec.reviewing = false;
+      const timer = this.reviewTimers.get(rec.id);
+      if (timer) clearTimeout(timer);
+      this.reviewTimers.delete(rec.id);
+    }
+    this.setStatus(rec, parsed.data.status);
+    return { id: rec.identificationId, status: rec.status, previousStatus };
+  }
+
   // ---- housekeeping ---------------------------------------------------------------------------
 
   /** Notices expired sessions and evicts identifications past their retention. */
@@ -403,7 +432,9 @@ export class SandboxService {
 
   private submissionOpen(rec: SessionRecord): boolean {
     if (rec.reviewing) return false;
-    return !rec.documentSubmitted || rec.status === IDENTIFICATION_STATUS.RESUBMISSION_REQUIRED;
+    if (rec.status === IDENTIFICATION_STATUS.RESUBMISSION_REQUIRED) return true;
+    // The first document, unless the control API already set another status.
+    return !rec.documentSubmitted && rec.status === IDENTIFICATION_STATUS.IN_AUTOMATIC_REVIEW;
   }
 
   private setStatus(rec: SessionRecord, status: IdentificationStatus): void {

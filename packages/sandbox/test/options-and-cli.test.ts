@@ -49,6 +49,23 @@ describe('startSandbox options', () => {
     expect((error as Error).message).not.toContain('secret-key-123');
   });
 
+  it('now() is the sandbox clock: the injected time source plus every advanceClock', async () => {
+    let base = Date.parse('2030-01-01T00:00:00Z');
+    const s = await startSandbox({ now: () => base });
+    try {
+      expect(s.now()).toBe(base);
+      base += 1000;
+      expect(s.now()).toBe(Date.parse('2030-01-01T00:00:01Z'));
+      s.advanceClock(60_000);
+      expect(s.now()).toBe(Date.parse('2030-01-01T00:01:01Z'));
+      // The HTTP surface reads the same clock.
+      const clock = (await (await fetch(`${s.url}/sandbox/clock`)).json()) as { now: string };
+      expect(clock.now).toBe('2030-01-01T00:01:01.000Z');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('close() is idempotent and frees the port', async () => {
     const s = await startSandbox();
     await s.close();

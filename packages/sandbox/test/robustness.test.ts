@@ -102,6 +102,7 @@ describe('no input of any shape gives a 5xx', () => {
       `/sandbox/sessions/${sessionId}/otp/resend`,
       `/sandbox/sessions/${sessionId}/documents`,
       `/sandbox/identifications/${identificationId}/decision`,
+      `/sandbox/identifications/${identificationId}/status`,
       '/sandbox/clock/advance',
       '/sandbox/outbox',
       `/public/verification-sessions/${sessionId}`,

@@ -131,6 +131,33 @@ describe('webhooks (DESIGN.md decision 13)', () => {
     expect(types).toContain('identification.rejected');
   });
 
+  it('sends the signed event of a control-API status change (an approval revoked)', async () => {
+    const { h, r } = await setup();
+    const s = await h.createSession();
+    await h.submit(s.id);
+    expect(await h.reviewed(s.id, s.identificationId)).toBe('APPROVED');
+    await until(() => r.received.some((e) => e.type === 'identification.approved'), 'approved');
+    const res = await h.request('POST', `/sandbox/identifications/${s.identificationId}/status`, {
+      json: { status: 'REJECTED' },
+    });
+    expect(res.status).toBe(200);
+    const rejected = await until(
+      () => r.received.find((e) => e.type === 'identification.rejected'),
+      'identification.rejected',
+    );
+    expect(rejected.verified).toBe(true);
+    expect(JSON.parse(rejected.body).data).toEqual({
+      verificationSessionId: s.id,
+      identificationId: s.identificationId,
+      status: 'REJECTED',
+    });
+    // A final status completes the session again, like any other final transition.
+    await until(
+      () => r.received.filter((e) => e.type === 'verification_session.completed').length >= 2,
+      'a second completed',
+    );
+  });
+
   it('sends verification_session.cancelled when a session expires before the person acted', async () => {
     const { h, r } = await setup();
     const s = await h.createSession({ duration: 1 });

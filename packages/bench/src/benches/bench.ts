@@ -17,5 +17,7 @@ export interface Bench {
   name: string;
   keys: readonly FigureKey[];
   timeoutMs: number;
+  /** Uses Chromium (it is closed once no remaining benchmark needs it). */
+  usesBrowser?: boolean;
   run(context: BenchContext): Promise<BenchOutcome>;
 }

@@ -63,6 +63,7 @@ export const clickToQrBench: Bench = {
   name: 'click-to-qr',
   keys: ['ui.clickToQrMs'],
   timeoutMs: 120_000,
+  usesBrowser: true,
   async run({ browser }) {
     const chromium = await browser();
     const stack = await startStack({ reviewDelayMs: 0 });

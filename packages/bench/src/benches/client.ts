@@ -6,8 +6,8 @@ import { median, round } from '../support/stats.js';
 import type { Bench } from './bench.js';
 
 const CONCURRENCY = 16;
-const ROUND_MS = 2000;
-const ROUNDS = 3;
+const ROUND_MS = 750;
+const ROUNDS = 10;
 
 /** Runs `call` in CONCURRENCY loops for `ms`; returns completed calls per second. */
 async function callsPerSec(call: () => Promise<unknown>, ms: number): Promise<number> {
@@ -66,6 +66,7 @@ export const clientBench: Bench = {
             concurrency: CONCURRENCY,
             roundMs: ROUND_MS,
             ratio: 'median over rounds of (client calls/s / undici calls/s) of the same round',
+            perRoundRatios: ratios.map((r) => round(r)),
             callsPerSec: { undici: undiciRounds, client: clientRounds },
           },
         };

@@ -32,10 +32,26 @@ export const coalescingBench: Bench = {
         });
       await Promise.all(Array.from({ length: BURST_SIZE }, gated)); // opens the connections
       const perBurst: number[] = [];
+      const timings: { readsAtMs: number[]; firstAnswerMs: number; lastAnswerMs: number }[] = [];
       for (let i = 0; i < BURSTS; i++) {
         await sleep(50);
         proxy.reset();
-        const statuses = await Promise.all(Array.from({ length: BURST_SIZE }, gated));
+        const sent = performance.now();
+        const answered: number[] = [];
+        const statuses = await Promise.all(
+          Array.from({ length: BURST_SIZE }, () =>
+            gated().then((status) => {
+              answered.push(performance.now() - sent);
+              return status;
+            }),
+          ),
+        );
+        const ms = (t: number) => Math.round(t * 10) / 10;
+        timings.push({
+          readsAtMs: proxy.readTimes.map((t) => ms(t - sent)),
+          firstAnswerMs: ms(Math.min(...answered)),
+          lastAnswerMs: ms(Math.max(...answered)),
+        });
         if (statuses.some((s) => s !== 200))
           throw new Error(`a gated request failed: ${statuses.find((s) => s !== 200)}`);
         perBurst.push(proxy.identificationReads);
@@ -72,6 +88,7 @@ export const coalescingBench: Bench = {
         },
         details: {
           bursts: perBurst,
+          burstTimings: timings,
           burstSize: BURST_SIZE,
           pollIntervalMs: POLL_INTERVAL_MS,
           windows: WINDOWS,

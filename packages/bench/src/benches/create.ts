@@ -1,8 +1,9 @@
 import { startStack } from '../servers/stack.js';
 import { compareThroughput, type LoadSettings, throughputRatio } from '../support/load.js';
+import { round } from '../support/stats.js';
 import type { Bench } from './bench.js';
 
-const LOAD: LoadSettings = { connections: 10, durationSec: 2, rounds: 3, warmupSec: 1 };
+const LOAD: LoadSettings = { connections: 10, durationSec: 1, rounds: 10, warmupSec: 1 };
 
 /**
  * Session creations per second straight to the sandbox, and through the kit (POST /identity/session
@@ -44,7 +45,12 @@ export const createBench: Bench = {
           'sandbox.createPerSec': direct.rps,
           'kit.createRatioVsDirect': throughputRatio(kit, direct),
         },
-        details: { load: LOAD, requestsPerSec: results },
+        details: {
+          load: LOAD,
+          ratio: 'median over rounds of (kit req/s / direct req/s) of the same round',
+          perRoundRatios: kit.perRound.map((rps, i) => round(rps / direct.perRound[i]!)),
+          requestsPerSec: results,
+        },
       };
     } finally {
       await stack.stop();

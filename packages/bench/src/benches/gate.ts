@@ -1,9 +1,10 @@
 import { startStack } from '../servers/stack.js';
 import { approvedUser } from '../support/flow.js';
 import { compareThroughput, type LoadSettings, throughputRatio } from '../support/load.js';
+import { round } from '../support/stats.js';
 import type { Bench } from './bench.js';
 
-const LOAD: LoadSettings = { connections: 10, durationSec: 3, rounds: 3, warmupSec: 1 };
+const LOAD: LoadSettings = { connections: 10, durationSec: 1, rounds: 10, warmupSec: 1 };
 
 export const gateBench: Bench = {
   name: 'gate',
@@ -36,6 +37,10 @@ export const gateBench: Bench = {
         details: {
           load: LOAD,
           ratio: 'median over rounds of (variant req/s / baseline req/s) of the same round',
+          perRoundRatios: {
+            reread: reread.perRound.map((rps, i) => round(rps / base.perRound[i]!)),
+            cached: cached.perRound.map((rps, i) => round(rps / base.perRound[i]!)),
+          },
           requestsPerSec: results,
         },
       };

@@ -17,6 +17,8 @@ function sizes(code: Buffer) {
 /** Lit bundled alone the way the widget's standalone module is built (vite lib mode, ES, minified). */
 async function bundleLit(): Promise<Buffer> {
   const entry = fileURLToPath(new URL('../sizes/lit-entry.ts', import.meta.url));
+  // vite sets NODE_ENV=production for the process; the servers forked later must not inherit it.
+  const nodeEnv = process.env.NODE_ENV;
   const output = await build({
     configFile: false,
     logLevel: 'silent',
@@ -30,6 +32,8 @@ async function bundleLit(): Promise<Buffer> {
       lib: { entry, formats: ['es'], fileName: () => 'lit.js' },
     },
   });
+  if (nodeEnv === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = nodeEnv;
   const outputs = Array.isArray(output) ? output : [output];
   for (const out of outputs) {
     if (!('output' in out)) continue;

@@ -52,6 +52,8 @@ export interface FaultRecord {
 
 export interface FaultProxyStats {
   requests: number;
+  /** Requests the proxy could not complete (upstream refused or reset, or the client left): 502 if possible. */
+  upstreamErrors: number;
   byOutcome: Record<Outcome, number>;
   byRoute: Record<UpstreamRoute, number>;
 }
@@ -129,6 +131,7 @@ function validateRates(rates: FaultRates): Required<Record<FaultKind, number>> {
 function emptyStats(): FaultProxyStats {
   return {
     requests: 0,
+    upstreamErrors: 0,
     byOutcome: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>,
     byRoute: { create: 0, read: 0, verify: 0, qr: 0, other: 0 },
   };
@@ -196,7 +199,8 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
   const random = options.random ?? Math.random;
   const shouldFault = options.shouldFault ?? (() => true);
   const keep = options.keepRecords ?? 10_000;
-  const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+  // Idle upstream sockets are dropped after 2 s, before a server's 5 s keep-alive closes them.
+  const agent = new Agent({ keepAlive: true, maxSockets: 512, timeout: 2000 });
   let stats = emptyStats();
   let records: FaultRecord[] = [];
   let seq = 0;
@@ -328,6 +332,7 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
 
   const server = createServer({ keepAlive: true }, (req, res) => {
     handle(req, res).catch(() => {
+      stats.upstreamErrors++;
       // The upstream is down or the client left: a proxy answers 502 when it still can.
       if (!res.headersSent && !res.destroyed) {
         send(res, 502, { 'content-type': 'text/plain' }, 'fault proxy: upstream unreachable');

@@ -66,10 +66,12 @@ export interface FaultUserResult {
   falseGrants: number;
   /** Gate answers by kind: `200`, `303`, `403 NOT_APPROVED`, `503 UPSTREAM_TIMEOUT`… */
   answers: Record<string, number>;
-  /** Answers outside the contract (untyped errors, unexpected statuses, no answer at all). */
+  /** Answers outside the contract (untyped errors, unexpected statuses). */
   violations: string[];
   /** Problems of the harness itself (the sandbox read directly, the deadline). */
   errors: string[];
+  /** Requests to the kit that got no HTTP answer at all (connection refused, reset, timed out). */
+  noAnswer: string[];
   /** /status answers 404 because the request carried the session id that was just regenerated. */
   staleCookie: number;
 }
@@ -116,6 +118,7 @@ export async function runFaultUser(index: number, ctx: FaultUserContext): Promis
     answers: {},
     violations: [],
     errors: [],
+    noAnswer: [],
     staleCookie: 0,
   };
   const seen = <T>(answer: Answer<T>): Answer<T> => {
@@ -134,7 +137,7 @@ export async function runFaultUser(index: number, ctx: FaultUserContext): Promis
       answer = seen(await browser.get(GATED_PATH, navigation ? { headers: NAVIGATION } : {}));
     } catch (error) {
       count('no answer');
-      result.violations.push(`gate: no answer (${error instanceof Error ? error.message : error})`);
+      result.noAnswer.push(`gate: ${error instanceof Error ? error.message : error}`);
       return;
     }
     const code = codeOf(answer);
@@ -169,7 +172,7 @@ export async function runFaultUser(index: number, ctx: FaultUserContext): Promis
     try {
       answer = seen(await browser.get<StatusResponseBody>('/identity/status'));
     } catch (error) {
-      result.violations.push(`status: no answer (${error instanceof Error ? error.message : error})`);
+      result.noAnswer.push(`status: ${error instanceof Error ? error.message : error}`);
       return;
     }
     if (answer.status === 200) {
@@ -206,7 +209,7 @@ export async function runFaultUser(index: number, ctx: FaultUserContext): Promis
         result.violations.push(`session: ${answer.status} ${answer.text.slice(0, 120)}`);
       }
     } catch (error) {
-      result.violations.push(`session: no answer (${error instanceof Error ? error.message : error})`);
+      result.noAnswer.push(`session: ${error instanceof Error ? error.message : error}`);
     }
   }
   if (created === undefined) {

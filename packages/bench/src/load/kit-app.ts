@@ -76,6 +76,10 @@ export async function startKitApp(options: KitAppOptions): Promise<KitApp> {
       error ? reject(error) : resolve(listening),
     );
   });
+  // As behind a load balancer: idle keep-alive sockets live longer than any client keeps them, so a
+  // client never reuses a socket the server is closing (which would be an ECONNRESET, not the kit's).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
 
   return {

@@ -59,6 +59,7 @@ export async function runFaults(args: LoadArgs, deadline: number) {
     const falseGrants = sum((r) => r.falseGrants);
     const violations = results.flatMap((r) => r.violations);
     const errors = results.flatMap((r) => r.errors);
+    const noAnswer = results.flatMap((r) => r.noAnswer);
     const approvedUsers = results.filter((r) => APPROVED_SCENARIOS.includes(r.scenario));
     const approvedPassed = approvedUsers.filter((r) => r.granted > 0).length;
 
@@ -84,12 +85,14 @@ export async function runFaults(args: LoadArgs, deadline: number) {
         `contract violations (non-200 not 303/403/503 typed): ${violations.length}\n` +
         `approved users who got through: ${approvedPassed} of ${approvedUsers.length}\n` +
         `stale-cookie 404s on /status (request raced the session id regeneration): ${sum((r) => r.staleCookie)}\n` +
-        `harness errors: ${errors.length}\n` +
+        `requests to the kit with no HTTP answer (connection refused/reset/timed out): ${noAnswer.length}\n` +
+        `proxy could not forward: ${proxy.upstreamErrors}; harness errors: ${errors.length}\n` +
         `kit: ${failures.kitUnhandledRejections} unhandled rejections, ${failures.kitUncaughtExceptions} uncaught exceptions, ` +
         `still answers: ${kitAnswers}`,
     );
     for (const v of [...new Set(violations)].slice(0, 10)) console.log(`  violation: ${v}`);
     for (const e of [...new Set(errors)].slice(0, 10)) console.log(`  error: ${e}`);
+    for (const e of [...new Set(noAnswer)].slice(0, 10)) console.log(`  no answer: ${e}`);
 
     return {
       mode: 'faults',
@@ -113,6 +116,8 @@ export async function runFaults(args: LoadArgs, deadline: number) {
         approvedUsers: approvedUsers.length,
         staleCookie404s: sum((r) => r.staleCookie),
         harnessErrors: errors.length,
+        noAnswer: noAnswer.length,
+        proxyForwardErrors: proxy.upstreamErrors,
         gateAnswers: answers,
         proxyOutcomes: proxy.byOutcome,
         upstreamCalls: proxy.requests,

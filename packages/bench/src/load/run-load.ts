@@ -17,7 +17,7 @@ const WARM_UP_USERS = 20;
 /** Expiry as the sandbox sees it: the 30-minute session, then its 24-hour retention, and a minute. */
 const EXPIRE_ALL_MS = (30 + 24 * 60 + 1) * 60_000;
 /** express-session lifetime in soak mode: longer than one user's flow, short enough to wait out. */
-const SOAK_SESSION_MAX_AGE_MS = 20_000;
+const SOAK_SESSION_MAX_AGE_MS = 45_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -59,8 +59,15 @@ export async function startLoadStack(options: StackOptions): Promise<LoadStack> 
     sandboxConfig,
   );
   proxy.setTarget(sandboxProcess.info.url);
-  const kitDispatcher = new Agent({ connections: options.concurrency * 3 + 16, keepAliveTimeout: 30_000 });
-  const directDispatcher = new Agent({ connections: options.concurrency * 2 + 16, keepAliveTimeout: 30_000 });
+  // Idle sockets to the kit are closed by this side long before the kit's 65 s (no reuse race).
+  const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000 };
+  const kitDispatcher = new Agent({ connections: options.concurrency * 3 + 16, ...keepAlive });
+  // The sandbox closes idle sockets after Node's default 5 s: this side lets go after 2 s.
+  const directDispatcher = new Agent({
+    connections: options.concurrency * 2 + 16,
+    keepAliveTimeout: 2000,
+    keepAliveMaxTimeout: 2000,
+  });
   const sandbox = new SandboxDirect(sandboxProcess.info.url, apiKey, directDispatcher);
   return {
     apiKey,

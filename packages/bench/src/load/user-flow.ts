@@ -50,9 +50,10 @@ export async function runUser(ctx: FlowContext): Promise<UserResult> {
   let longPolls = 0;
   let step: Step = 'session';
   const started = performance.now();
+  let t0 = started;
   const timed = async <T>(name: Step, run: () => Promise<T>): Promise<T> => {
     step = name;
-    const t0 = performance.now();
+    t0 = performance.now();
     const value = await run();
     timings[name] = performance.now() - t0;
     return value;
@@ -107,10 +108,11 @@ export async function runUser(ctx: FlowContext): Promise<UserResult> {
     expectStatus('gate', gate, 200);
     return { ok: true, timings, longPolls };
   } catch (error) {
+    // A transport error says how long its request had been running (a reused socket fails at once).
     const message =
       error instanceof StepError
         ? error.message
-        : `${step}: ${error instanceof Error ? error.message : error}`;
+        : `${step}: ${error instanceof Error ? error.message : error} (after ${Math.round((performance.now() - t0) / 100) * 100} ms)`;
     return { ok: false, timings, error: message, longPolls };
   }
 }

@@ -11,11 +11,11 @@ export const HOW_TO_READ: Record<FigureKey, string> = {
     'The same file gzipped (level 9): what a browser downloads from a gzip server.',
   'widget.standalone.brotliBytes': 'The same file with brotli (quality 11).',
   'lit.minBytes':
-    'Lit alone (`export * from "lit"`) bundled with Vite the same way (lib mode, ES, minified, no comments): the floor under the widget.',
+    'Lit alone (`export * from "lit"`: all of its exports) bundled with Vite the same way (lib mode, ES, minified, no comments), for reference; the widget bundles only the parts of Lit it uses.',
   'lit.gzipBytes': 'Lit alone, gzip level 9.',
   'lit.brotliBytes': 'Lit alone, brotli quality 11.',
   'ui.clickToQrMs':
-    'Chromium page served by a small Express app (express-session + the kit at /identity, the standalone widget), sandbox in another process. From the Start click to the QR `<img>` inserted, `img.decode()` resolved with `naturalWidth > 0`, measured in the page with `performance.now()`. Each run is a new browser context (no cookie), so each click creates an upstream session: POST /identity/session -> kit -> sandbox, then GET /identity/qr.svg rendered by the kit.',
+    'Chromium page served by a small Express app (express-session + the kit at /identity, the standalone widget), sandbox in another process. From the Start click to the QR `<img>` inserted, `img.decode()` resolved with `naturalWidth > 0`, measured in the page with `performance.now()` (3 warm-up runs not counted). Cookies are cleared and the page reloaded before each run, so each click creates an upstream session: POST /identity/session -> kit -> sandbox, then GET /identity/qr.svg rendered by the kit.',
   'push.decisionToUiMs':
     'From just before the bench POSTs a reviewer decision (APPROVED) on an IN_MANUAL_REVIEW identification in the sandbox, to the widget’s `phase-change` to `approved` in the page (both `Date.now()` of the same machine clock). `webhooks`: the sandbox signs and sends the event to the kit’s /identity/webhook, which wakes the parked long-poll. `polling`: no webhooks, the long-poll re-reads the upstream every pollInterval (2000 ms, the kit’s default); the decision lands at a random point of that cycle.',
   'gate.throughputRatio.reread':
@@ -33,7 +33,7 @@ export const HOW_TO_READ: Record<FigureKey, string> = {
   'kit.createRatioVsDirect':
     'POST /identity/session through the kit with no cookie (a new browser session and a new upstream session each time) divided by sandbox.createPerSec, interleaved in the same run.',
   'memory.kit.rssMB':
-    'RSS of the app process (Express, express-session memory store, the kit) after a full GC: before, after 10,000 sessions created through the kit, and after they expired (session cookies expired by real time and the store pruned; kit clock moved past expiry).',
+    'RSS of the app process (Express, express-session memory store, the kit) after a full GC: before (warmed up by 1,000 sessions created and expired), after 10,000 sessions created through the kit, and after they expired (session cookies expired by real time and the store pruned; kit clock moved past expiry). The kit’s per-user memories are bounded maps that drop expired entries lazily (when read again, or when full), so part of afterExpiry is entries past their time to live that nothing has touched since (see heapUsedMB in the details).',
   'memory.sandbox.rssMB':
     'RSS of the sandbox process after a full GC: before, after the same 10,000 sessions, and after its clock moved past their expiry and the retention of their identifications (which makes it evict them).',
 };
@@ -62,6 +62,56 @@ function baselines(results: BenchResults): string[] {
       `- client: undici.request ${client.undici.join('/')} calls/s, client ${client.client.join('/')} calls/s per round`,
     );
   return out;
+}
+
+type Json = Record<string, unknown> | undefined;
+const at = (value: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>(
+    (v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined),
+    value,
+  );
+const list = (value: unknown) => (Array.isArray(value) ? value.join(', ') : undefined);
+
+/** The numbers of this run that back up (or refine) the closing note of a missed goal. */
+export function evidence(key: FigureKey, results: BenchResults): string {
+  const d = results.details as Json;
+  const parts: (string | undefined)[] = [];
+  switch (key) {
+    case 'widget.standalone.gzipBytes': {
+      const lit = results.figures['lit.gzipBytes'];
+      if (typeof lit === 'number') parts.push(`Lit alone (all exports) is ${lit} B gzipped in this run.`);
+      break;
+    }
+    case 'ui.clickToQrMs': {
+      const session = at(d, 'click-to-qr', 'sessionResponseEndMs', 'median');
+      const qr = at(d, 'click-to-qr', 'qrResponseEndMs', 'median');
+      if (session !== undefined) {
+        parts.push(
+          `Median after the click: POST /identity/session answered at ${session} ms, GET /qr.svg at ${qr} ms.`,
+        );
+      }
+      break;
+    }
+    case 'gate.throughputRatio.reread':
+    case 'gate.throughputRatio.cached': {
+      const ratios = list(at(d, 'gate', 'perRoundRatios', key.split('.').pop()!));
+      if (ratios) parts.push(`Per-round ratios of this run: ${ratios}.`);
+      break;
+    }
+    case 'client.throughputRatioVsUndici': {
+      const ratios = list(at(d, 'client', 'perRoundRatios'));
+      if (ratios) parts.push(`Per-round ratios of this run: ${ratios}.`);
+      break;
+    }
+    case 'gate.coalescing.upstreamCallsPer100': {
+      const bursts = list(at(d, 'coalescing', 'bursts'));
+      if (bursts) parts.push(`Upstream reads per burst: ${bursts}.`);
+      break;
+    }
+    default:
+      break;
+  }
+  return parts.filter(Boolean).join(' ');
 }
 
 /** Pure: the content of BENCHMARKS.md. */
@@ -117,9 +167,19 @@ export function renderMarkdown(results: BenchResults): string {
   const unmeasured = results.goals.filter((g) => g.met === null);
   lines.push('## Closing note', '');
   if (missed.length === 0 && unmeasured.length === 0) lines.push('Every goal was met in this run.');
+  const busiest = Math.max(results.loadAverage.start, results.loadAverage.end);
+  if (busiest > m.cores) {
+    lines.push(
+      `The machine was busy with other work during this run (load average up to ${busiest} on ${m.cores} cores): timings and ratios are noisier than on an idle machine; rerun to compare.`,
+      '',
+    );
+  }
   for (const g of missed) {
     const why = GOALS.find((goal) => goal.key === g.key)?.whyMissed ?? '';
-    lines.push(`- \`${g.key}\` missed ${g.goal} by ${g.missedBy?.amount} (${g.missedBy?.percent}%): ${why}`);
+    const seen = evidence(g.key, results);
+    lines.push(
+      `- \`${g.key}\` missed ${g.goal} by ${g.missedBy?.amount} (${g.missedBy?.percent}%): ${why}${seen ? ` ${seen}` : ''}`,
+    );
   }
   for (const g of unmeasured)
     lines.push(`- \`${g.key}\` was not measured: ${results.unavailable[g.key] ?? ''}`);

@@ -5,6 +5,8 @@ export interface CountingProxy {
   url: string;
   /** GET /api/v1/identifications/<id> requests forwarded since the last reset. */
   readonly identificationReads: number;
+  /** performance.now() of each counted read since the last reset. */
+  readonly readTimes: readonly number[];
   reset(): void;
   close(): Promise<void>;
 }
@@ -16,8 +18,12 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
   let reads = 0;
+  let times: number[] = [];
   const server = http.createServer((req, res) => {
-    if (req.method === 'GET' && IDENTIFICATION_READ.test(req.url ?? '')) reads++;
+    if (req.method === 'GET' && IDENTIFICATION_READ.test(req.url ?? '')) {
+      reads++;
+      times.push(performance.now());
+    }
     const forward = http.request(
       {
         host: upstream.hostname,
@@ -42,8 +48,12 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     get identificationReads() {
       return reads;
     },
+    get readTimes() {
+      return times;
+    },
     reset() {
       reads = 0;
+      times = [];
     },
     async close() {
       server.closeAllConnections();

@@ -53,8 +53,9 @@ export async function startInProcessStack(
     webhookMaxAttempts: 2,
   });
   proxy.setTarget(sandboxServer.url);
-  const directDispatcher = new Agent({ connections: 64 });
-  const kitDispatcher = new Agent({ connections: 256 });
+  const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000 };
+  const directDispatcher = new Agent({ connections: 64, keepAliveTimeout: 2000, keepAliveMaxTimeout: 2000 });
+  const kitDispatcher = new Agent({ connections: 256, ...keepAlive });
   const sandbox = new SandboxDirect(sandboxServer.url, apiKey, directDispatcher);
 
   return {

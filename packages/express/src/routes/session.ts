@@ -2,12 +2,14 @@ import { ERROR_CODES, isVerifyKitError } from '@verify-kit/client';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { readBinding, sessionOf, type VerificationBinding } from '../binding.js';
+import { refuseDeclaredOversize } from '../body-limit.js';
 import type { KitCore } from '../core.js';
 import { KIT_ERROR_CODES, kitError } from '../errors.js';
 import { PHASE } from '../protocol.js';
 import { isCrossSite, isJsonContentType } from '../request-guards.js';
 
 const SessionRequestSchema = z.strictObject({ restart: z.boolean().optional() });
+const BODY_LIMIT_BYTES = 4 * 1024;
 
 /** Refusals before the body is read: configuration, CSRF, content type. */
 function guard(core: KitCore): RequestHandler {
@@ -24,6 +26,7 @@ function guard(core: KitCore): RequestHandler {
       if (!isJsonContentType(req)) {
         throw kitError(KIT_ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, 'send Content-Type: application/json');
       }
+      refuseDeclaredOversize(req, res, BODY_LIMIT_BYTES);
       next();
     } catch (error) {
       core.fail(res, error, 'POST /session');
@@ -106,7 +109,7 @@ function respondCreated(core: KitCore, req: Request, res: Response, binding: Ver
 export function sessionRoute(core: KitCore): RequestHandler[] {
   return [
     guard(core),
-    express.json({ limit: '4kb', type: () => true }),
+    express.json({ limit: BODY_LIMIT_BYTES, type: () => true }),
     (req: Request, res: Response, _next: NextFunction) => {
       handle(core, req, res).catch((error: unknown) => core.fail(res, error, 'POST /session'));
     },

@@ -93,7 +93,11 @@ function longPoll(
   });
   const stopOnClose = core.onClose(() => finish('answer'));
   res.on('close', onClientGone);
-  core.log.debug('GET /status: long-poll waiting', { identificationId: binding.identificationId, wait, since });
+  core.log.debug('GET /status: long-poll waiting', {
+    identificationId: binding.identificationId,
+    wait,
+    since,
+  });
 }
 
 /** GET /status[?wait=<s>&since=<phase>]: the bound identification only; no id comes from the client. */

@@ -6,13 +6,14 @@ import {
   WebhookPayloadSchema,
 } from '@verify-kit/client';
 import express, { type Request, type RequestHandler } from 'express';
+import { refuseDeclaredOversize } from '../body-limit.js';
 import type { KitCore } from '../core.js';
 import { KIT_ERROR_CODES, kitError } from '../errors.js';
 import { MemoryReplayStore, REPLAY_TTL_SECONDS } from '../replay-store.js';
 import { SUBMISSION_EVENTS } from '../submission-hints.js';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
-const WEBHOOK_BODY_LIMIT = '256kb';
+const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 
 const NOT_CONFIGURED =
   'a webhook arrived but verify-kit has no webhookSecret (or webhookVerifier): pass ' +
@@ -38,6 +39,7 @@ function guard(core: KitCore): RequestHandler {
         core.warnOnce(ALREADY_PARSED);
         throw kitError(KIT_ERROR_CODES.WEBHOOK_BODY_ALREADY_PARSED, ALREADY_PARSED);
       }
+      refuseDeclaredOversize(req, res, WEBHOOK_BODY_LIMIT_BYTES);
       next();
     } catch (error) {
       core.fail(res, error, 'POST /webhook');
@@ -120,7 +122,7 @@ export function webhookRoute(core: KitCore): RequestHandler[] {
   const replays = new MemoryReplayStore(() => core.now());
   return [
     guard(core),
-    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),
+    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES }),
     (req, res) => {
       const run = async () => {
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

@@ -67,6 +67,9 @@ export function controlRouter({ service, webhooks, clock, advanceClock, requireK
   router.post('/identifications/:id/decision', requireKey, jsonBody, (req, res) => {
     res.json(service.decide(String(req.params.id), req.body));
   });
+  router.post('/identifications/:id/status', requireKey, jsonBody, (req, res) => {
+    res.json(service.setStatusOverride(String(req.params.id), req.body));
+  });
   router.get('/outbox', requireKey, (req, res) => {
     const messages = service.outbox.list({
       verificationSessionId: optionalQuery(req.query.verificationSessionId),
