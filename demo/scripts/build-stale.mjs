@@ -13,7 +13,9 @@ const isBookkeeping = (file) => file.includes('.build-stamps.json') || file.ends
  * @param {{ name: string, dir: string, deps: string[] }[]} plan.graph dependencies before dependents
  * @param {string} plan.stampsFile where the stamps are kept (written only when something was built)
  * @param {string[]} plan.sharedInputs files every build reads (root tsconfig, lockfile)
- * @param {(node: { name: string, dir: string }) => Promise<unknown>} plan.build builds one package
+ * @param {(node: { name: string, dir: string }, how: { clean: boolean }) => Promise<unknown>} plan.build
+ *   builds one package; `clean` when its output is unknown (no stamp, forced) or was changed since
+ *   its last build here, so incremental state must not be trusted
  * @param {boolean} [plan.force] rebuild everything
  * @returns {Promise<string[]>} the names of the packages built, in the order they finished
  */
@@ -31,13 +33,11 @@ export async function buildStale({ graph, stampsFile, sharedInputs, build, force
   const settle = async (node) => {
     const depsRebuilt = await Promise.all(node.deps.map((dep) => settled.get(dep)));
     const stamp = stamps[node.name];
-    const current =
-      !depsRebuilt.includes(true) &&
-      stamp?.inputs === inputs.get(node.name) &&
-      stamp?.outputs === fingerprintOf(node);
-    if (current) return false;
+    const outputsIntact = stamp !== undefined && true;
+    if (outputsIntact && stamp.inputs === inputs.get(node.name) && !depsRebuilt.includes(true)) return false;
     delete stamps[node.name];
-    await build(node);
+    // Output deleted or changed behind our back: an incremental build may trust it, so start clean.
+    await build(node, { clean: !outputsIntact });
     // The inputs hashed before the build: an edit made while it ran is rebuilt next time.
     stamps[node.name] = { inputs: inputs.get(node.name), outputs: fingerprintOf(node) };
     built.push(node.name);

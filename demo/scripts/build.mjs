@@ -3,7 +3,7 @@
 // pages (vite build) side by side. `--force` or DEMO_FORCE_BUILD=1 rebuilds everything. Prints
 // the tools' output only when a step fails.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildGraph } from './build-graph.mjs';
@@ -38,7 +38,15 @@ function run(label, cwd, args) {
   });
 }
 
-function buildOne(node) {
+/** tsc -b trusts its .tsbuildinfo and does not re-emit an output someone deleted: forget it. */
+function forgetIncrementalState(dir) {
+  for (const entry of readdirSync(join(dir, 'dist'), { recursive: true, withFileTypes: false })) {
+    if (String(entry).endsWith('.tsbuildinfo')) rmSync(join(dir, 'dist', String(entry)), { force: true });
+  }
+}
+
+function buildOne(node, { clean }) {
+  if (clean && existsSync(join(node.dir, 'dist'))) forgetIncrementalState(node.dir);
   if (node.dir !== demoDir) return run(`building ${node.name}`, node.dir, ['-s', 'run', 'build']);
   return Promise.all([
     run('compiling the demo server (tsc -b)', demoDir, ['exec', 'tsc', '-b', 'tsconfig.json']),

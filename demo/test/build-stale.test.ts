@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +23,7 @@ import { buildStale } from '../scripts/build-stale.mjs';
 
 let root: string;
 let builds: string[];
+let cleanBuilds: string[];
 let failing: string | undefined;
 
 const dirOf = (name: string) => join(root, name);
@@ -27,7 +37,11 @@ function addPackage(name: string, deps: string[], devDeps: string[] = []) {
   const workspace = (list: string[]) => Object.fromEntries(list.map((d) => [`@t/${d}`, 'workspace:*']));
   write(
     join(dir, 'package.json'),
-    JSON.stringify({ name: `@t/${name}`, dependencies: workspace(deps), devDependencies: workspace(devDeps) }),
+    JSON.stringify({
+      name: `@t/${name}`,
+      dependencies: workspace(deps),
+      devDependencies: workspace(devDeps),
+    }),
   );
   write(join(dir, 'src', 'index.ts'), `export const ${name} = 1;\n`);
   for (const dep of [...deps, ...devDeps]) {
@@ -48,15 +62,23 @@ function expectedOutput(name: string): string {
 
 async function buildAll(force = false): Promise<string[]> {
   builds = [];
+  cleanBuilds = [];
   const built = await buildStale({
     graph: buildGraph(dirOf('app')),
     stampsFile: join(root, 'stamps.json'),
     sharedInputs: [join(root, 'tsconfig.json')],
-    build: async (node: { name: string; dir: string }) => {
+    // Incremental like tsc -b: it trusts its build info and writes nothing when the sources are
+    // unchanged, even if its output was deleted; a clean build ignores the build info.
+    build: async (node: { name: string; dir: string }, { clean }: { clean: boolean }) => {
       const name = node.name.replace('@t/', '');
       builds.push(name);
+      if (clean) cleanBuilds.push(name);
       if (name === failing) throw new Error(`${name} failed`);
-      write(join(node.dir, 'dist', 'out.txt'), expectedOutput(name));
+      const output = expectedOutput(name);
+      const info = join(node.dir, 'dist', '.tsbuildinfo');
+      if (!clean && existsSync(info) && readFileSync(info, 'utf8') === output) return;
+      write(join(node.dir, 'dist', 'out.txt'), output);
+      write(info, output);
     },
     force,
   });
@@ -105,6 +127,7 @@ describe('buildStale (what `pnpm demo` rebuilds)', () => {
     expect(await buildAll()).toEqual(['app', 'core', 'lib']);
     expect(builds.indexOf('core')).toBeLessThan(builds.indexOf('lib'));
     expect(builds.indexOf('lib')).toBeLessThan(builds.indexOf('app'));
+    expect(cleanBuilds).toEqual([]);
     expectNothingStale();
   });
 
@@ -126,12 +149,16 @@ describe('buildStale (what `pnpm demo` rebuilds)', () => {
     expect(await buildAll()).toEqual([]);
   });
 
-  it('rebuilds a package whose output was deleted, edited or left by another build', async () => {
-    rmSync(join(dirOf('tool'), 'dist'), { recursive: true });
+  it('rebuilds a package whose output was deleted, edited or left by another build, from clean', async () => {
+    rmSync(join(dirOf('tool'), 'dist', 'out.txt'));
     expect(await buildAll()).toEqual(['app', 'tool']);
+    expect(cleanBuilds).toEqual(['tool']);
+    expectNothingStale();
     write(join(dirOf('lib'), 'dist', 'out.txt'), 'built from other sources');
     expect(await buildAll()).toEqual(['app', 'lib']);
-    rmSync(join(dirOf('app'), 'dist', 'out.txt'));
+    expect(cleanBuilds).toEqual(['lib']);
+    expectNothingStale();
+    rmSync(join(dirOf('app'), 'dist'), { recursive: true });
     expect(await buildAll()).toEqual(['app']);
     expectNothingStale();
   });
@@ -146,7 +173,11 @@ describe('buildStale (what `pnpm demo` rebuilds)', () => {
     expectNothingStale();
   });
 
-  it('rebuilds everything when forced', async () => {
+  it('rebuilds everything from clean when forced, or when there is no stamp', async () => {
     expect(await buildAll(true)).toEqual(['app', 'core', 'lib', 'tool']);
+    expect([...cleanBuilds].sort()).toEqual(['app', 'core', 'lib', 'tool']);
+    rmSync(join(root, 'stamps.json'));
+    expect(await buildAll()).toEqual(['app', 'core', 'lib', 'tool']);
+    expect([...cleanBuilds].sort()).toEqual(['app', 'core', 'lib', 'tool']);
   });
 });

@@ -4,32 +4,14 @@
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { Browser } from 'playwright-core';
-import type { Bench, BenchContext } from './benches/bench.js';
-import { clickToQrBench } from './benches/click-to-qr.js';
-import { clientBench } from './benches/client.js';
-import { coalescingBench } from './benches/coalescing.js';
-import { createBench } from './benches/create.js';
-import { gateBench } from './benches/gate.js';
-import { memoryBench } from './benches/memory.js';
-import { pushBench } from './benches/push.js';
-import { sizesBench } from './benches/sizes.js';
+import type { BenchContext } from './benches/bench.js';
+import { BENCHES } from './registry.js';
 import { buildResults, type FigureKey, type Figures } from './report/figures.js';
 import { textTable } from './report/format.js';
 import { renderMarkdown } from './report/markdown.js';
 import { launchChromium } from './support/browser.js';
 import { describeMachine } from './support/machine.js';
 import { round, withTimeout } from './support/stats.js';
-
-const BENCHES: readonly Bench[] = [
-  sizesBench,
-  clickToQrBench,
-  pushBench,
-  gateBench,
-  coalescingBench,
-  clientBench,
-  createBench,
-  memoryBench,
-];
 
 const root = new URL('../../../', import.meta.url);
 const log = (message: string) => process.stdout.write(`${message}\n`);
@@ -71,7 +53,8 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     log(`bench ${bench.name} ...`);
     try {
-      const outcome = await withTimeout(`bench ${bench.name}`, bench.timeoutMs, () => bench.run(context));
+      const run = await bench.load();
+      const outcome = await withTimeout(`bench ${bench.name}`, run.timeoutMs, () => run.run(context));
       Object.assign(figures, outcome.figures);
       if (outcome.details !== undefined) details[bench.name] = outcome.details;
       log(`bench ${bench.name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

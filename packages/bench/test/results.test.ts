@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BENCHES } from '../src/registry.js';
 import { buildResults, FIGURE_KEYS, type Figures, GOALS } from '../src/report/figures.js';
 import { textTable } from '../src/report/format.js';
 import { HOW_TO_READ, renderMarkdown } from '../src/report/markdown.js';
@@ -70,5 +71,10 @@ describe('bench results', () => {
     }
     expect(markdown).toContain('`gate.throughputRatio.cached` missed ratio >= 0.9 by 0.45 (50%)');
     expect(markdown).toContain('pnpm bench');
+  });
+
+  it('assigns every figure to exactly one benchmark', () => {
+    const keys = BENCHES.flatMap((bench) => bench.keys);
+    expect([...keys].sort()).toEqual([...FIGURE_KEYS].sort());
   });
 });

@@ -73,7 +73,7 @@ export interface Connection {
 }
 
 /** Checks `{ client } | { url }` and opens the URL's client (in the background). */
-export function connect(factory: string, options: RedisConnectionOptions | undefined): Connection {
+export function openConnection(factory: string, options: RedisConnectionOptions | undefined): Connection {
   if (typeof options !== 'object' || options === null) {
     throw invalidOptions(factory, `pass { client } (a node-redis client) or { url: process.env.REDIS_URL }`);
   }
@@ -106,7 +106,7 @@ export function connect(factory: string, options: RedisConnectionOptions | undef
     watched.on('ready', () => {
       if (!down) return;
       down = false;
-      log.warn(`redis ${name} connection is back`);
+      log.info(`redis ${name} connection is back`);
     });
   };
   if (client !== undefined) return { client, owned: false, connected: Promise.resolve(), log, watch };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
-  connect,
   invalidOptions,
+  openConnection,
   type RedisClientLike,
   type RedisConnectionOptions,
   shutDown,
@@ -79,7 +79,7 @@ export function createRedisStatusBus(options: RedisStatusBusOptions): RedisStatu
   if (typeof channel !== 'string' || channel.length === 0 || channel.length > 256) {
     throw invalidOptions(factory, 'channel must be a non-empty string (default "verify-kit:status")');
   }
-  const connection = connect(factory, options);
+  const connection = openConnection(factory, options);
   const { client, log } = connection;
   const origin = randomUUID();
   const listeners = new Set<StatusListener>();

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import type { FigureKey, Figures } from '../report/figures.js';
+import type { Figures } from '../report/figures.js';
 
 export interface BenchContext {
   /** The shared Chromium, launched on first use. */
@@ -12,12 +12,8 @@ export interface BenchOutcome {
   details?: unknown;
 }
 
-/** One benchmark: the figures it produces; on failure or timeout they are reported as null. */
+/** One benchmark's work; its name and figure keys are in registry.ts. */
 export interface Bench {
-  name: string;
-  keys: readonly FigureKey[];
   timeoutMs: number;
-  /** Uses Chromium (it is closed once no remaining benchmark needs it). */
-  usesBrowser?: boolean;
   run(context: BenchContext): Promise<BenchOutcome>;
 }

@@ -60,10 +60,7 @@ async function clickAndWaitForQr(): Promise<Timing> {
 }
 
 export const clickToQrBench: Bench = {
-  name: 'click-to-qr',
-  keys: ['ui.clickToQrMs'],
   timeoutMs: 120_000,
-  usesBrowser: true,
   async run({ browser }) {
     const chromium = await browser();
     const stack = await startStack({ reviewDelayMs: 0 });

@@ -6,8 +6,8 @@ import { median, round } from '../support/stats.js';
 import type { Bench } from './bench.js';
 
 const CONCURRENCY = 16;
-const ROUND_MS = 750;
-const ROUNDS = 10;
+const ROUND_MS = 250;
+const ROUNDS = 30;
 
 /** Runs `call` in CONCURRENCY loops for `ms`; returns completed calls per second. */
 async function callsPerSec(call: () => Promise<unknown>, ms: number): Promise<number> {
@@ -27,8 +27,6 @@ async function callsPerSec(call: () => Promise<unknown>, ms: number): Promise<nu
 
 /** client.getIdentification against a bare undici.request of the same URL, alternating, same run. */
 export const clientBench: Bench = {
-  name: 'client',
-  keys: ['client.throughputRatioVsUndici'],
   timeoutMs: 60_000,
   async run() {
     const sandbox = startChild<SandboxCommands>(new URL('../servers/sandbox-process.ts', import.meta.url));

@@ -12,8 +12,6 @@ const WINDOWS = 3;
 
 /** Upstream reads caused by bursts of concurrent gated requests of one user, and by open tabs. */
 export const coalescingBench: Bench = {
-  name: 'coalescing',
-  keys: ['gate.coalescing.upstreamCallsPer100', 'status.upstreamCallsPerPollWindow'],
   timeoutMs: 60_000,
   async run() {
     const stack = await startStack({ reviewDelayMs: 0, countReads: true, pollIntervalMs: POLL_INTERVAL_MS });

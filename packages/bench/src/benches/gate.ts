@@ -4,11 +4,9 @@ import { compareThroughput, type LoadSettings, throughputRatio } from '../suppor
 import { round } from '../support/stats.js';
 import type { Bench } from './bench.js';
 
-const LOAD: LoadSettings = { connections: 10, durationSec: 1, rounds: 10, warmupSec: 1 };
+const LOAD: LoadSettings = { connections: 10, durationSec: 0.5, rounds: 16, warmupSec: 1 };
 
 export const gateBench: Bench = {
-  name: 'gate',
-  keys: ['gate.throughputRatio.reread', 'gate.throughputRatio.cached'],
   timeoutMs: 120_000,
   async run() {
     const stack = await startStack({ reviewDelayMs: 0 });

@@ -31,8 +31,6 @@ const heap = (m: Memory) => mb(m.heapUsedBytes);
  * forward past expiry and retention, which makes the sandbox evict). Readings after a full GC.
  */
 export const memoryBench: Bench = {
-  name: 'memory',
-  keys: ['memory.kit.rssMB', 'memory.sandbox.rssMB'],
   timeoutMs: 150_000,
   async run({ log }) {
     const stack = await startStack({

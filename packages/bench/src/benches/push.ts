@@ -112,10 +112,7 @@ async function measure(
 }
 
 export const pushBench: Bench = {
-  name: 'push',
-  keys: ['push.decisionToUiMs'],
   timeoutMs: 180_000,
-  usesBrowser: true,
   async run(context) {
     const withWebhooks = await measure(context, true);
     context.log(`  with webhooks: median ${withWebhooks.stats.median} ms`);

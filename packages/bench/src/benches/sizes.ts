@@ -44,15 +44,6 @@ async function bundleLit(): Promise<Buffer> {
 }
 
 export const sizesBench: Bench = {
-  name: 'sizes',
-  keys: [
-    'widget.standalone.minBytes',
-    'widget.standalone.gzipBytes',
-    'widget.standalone.brotliBytes',
-    'lit.minBytes',
-    'lit.gzipBytes',
-    'lit.brotliBytes',
-  ],
   timeoutMs: 60_000,
   async run() {
     const standalone = fileURLToPath(import.meta.resolve('@verify-kit/widget/standalone'));
