@@ -33,7 +33,7 @@ export async function buildStale({ graph, stampsFile, sharedInputs, build, force
   const settle = async (node) => {
     const depsRebuilt = await Promise.all(node.deps.map((dep) => settled.get(dep)));
     const stamp = stamps[node.name];
-    const outputsIntact = stamp !== undefined && true;
+    const outputsIntact = stamp !== undefined && stamp.outputs === fingerprintOf(node);
     if (outputsIntact && stamp.inputs === inputs.get(node.name) && !depsRebuilt.includes(true)) return false;
     delete stamps[node.name];
     // Output deleted or changed behind our back: an incremental build may trust it, so start clean.

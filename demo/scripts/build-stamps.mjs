@@ -41,6 +41,16 @@ function filesUnder(dir, skip) {
 
 const posix = (path) => path.split(sep).join('/');
 
+/** A file another process removed since it was listed (e.g. vite's temporary config) is skipped. */
+function readIfPresent(file) {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /**
  * The hash of what a package's build reads: every file of the package except outputs, tests,
  * dot-files and Markdown, plus `sharedFiles` (root tsconfig, lockfile) and `extra` strings (the
@@ -50,8 +60,10 @@ export function inputsHash(packageDir, sharedFiles, extra) {
   const hash = createHash('sha256');
   const skip = (name) => name.startsWith('.') || name.endsWith('.md') || NOT_INPUTS.has(name);
   for (const file of filesUnder(packageDir, skip)) {
+    const content = readIfPresent(file);
+    if (content === undefined) continue;
     hash.update(`${posix(relative(packageDir, file))}\0`);
-    hash.update(readFileSync(file));
+    hash.update(content);
     hash.update('\0');
   }
   for (const file of sharedFiles) {
@@ -71,12 +83,16 @@ export function inputsHash(packageDir, sharedFiles, extra) {
 export function outputsFingerprint(outputDir, ignore = () => false) {
   const hash = createHash('sha256');
   const files = filesUnder(outputDir, () => false).filter((file) => !ignore(file));
+  let count = 0;
   for (const file of files) {
+    const content = readIfPresent(file);
+    if (content === undefined) continue;
+    count += 1;
     hash.update(`${posix(relative(outputDir, file))}\0`);
-    hash.update(readFileSync(file));
+    hash.update(content);
     hash.update('\0');
   }
-  return `${files.length}:${hash.digest('hex')}`;
+  return `${count}:${hash.digest('hex')}`;
 }
 
 export function readStamps(file) {

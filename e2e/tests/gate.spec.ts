@@ -40,12 +40,16 @@ test('the gate re-reads on every visit: a decision changed after approval is hon
     previousStatus: 'APPROVED',
   });
 
-  // The very next visit is refused: sent back to /verify, where the widget says rejected.
+  // The very next visit reads the status again and is refused: sent back to /verify, where the
+  // widget says rejected.
+  const readsBeforeVisit = await upstreamReads(page);
   const response = await page.goto('/account');
   expect(response?.request().redirectedFrom()?.url()).toMatch(/\/account$/);
   await expect(page).toHaveURL(/\/verify\?returnTo=%2Faccount$/);
   await expectPhase(page, 'rejected');
+  await expect(widget(page).locator('[part="title"]')).toHaveText('We could not verify your identity');
   await expect(page.locator('#account-state')).toHaveCount(0);
+  await expect.poll(() => upstreamReads(page)).toBeGreaterThan(readsBeforeVisit);
   expect((await page.request.get('/api/demo/account')).status()).toBe(403);
   await snap(page, 'verify-approval-revoked');
 

@@ -51,6 +51,8 @@ test('expiry: the session runs out, the gate stays shut, a new session gets thro
   });
   await expectPhase(page, 'awaiting_user');
   const firstCode = await sessionCodeOf(page);
+  // The phone has loaded the session (before the clock moves, or it would open on "expired").
+  await expect(phone(page).getByTestId('step-document')).toBeVisible();
 
   // Past the one-minute duration on the sandbox's clock (the demo's kit follows that clock).
   await advanceClock(demo.sandbox, 61_000);

@@ -19,7 +19,7 @@ import { SessionRotator } from './session-rotation.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from './status-bus.js';
 import { StatusReader } from './status-reader.js';
 import { StatusWatch } from './status-watch.js';
-import { SubmissionHints } from './submission-hints.js';
+import { SESSION_ENDED_EVENTS, SubmissionHints } from './submission-hints.js';
 
 /** Everything the routes and the gate share; one per createVerifyKit call. */
 export class KitCore {
@@ -66,6 +66,9 @@ export class KitCore {
   applyHint(identificationId: string, hint: StatusHint): void {
     if (typeof identificationId !== 'string' || identificationId.length === 0) return;
     if (hint?.documentSubmitted === true) this.hints.note(identificationId);
+    if (typeof hint?.type === 'string' && SESSION_ENDED_EVENTS.includes(hint.type)) {
+      this.hints.noteSessionEnded(identificationId);
+    }
     this.reader.invalidate(identificationId);
     this.watch.poke(identificationId);
   }
@@ -77,6 +80,7 @@ export class KitCore {
         status: identification.status,
         expiresAt: binding.expiresAt,
         documentSubmitted: this.hints.documentSubmitted(identification, binding.identificationId),
+        sessionEnded: this.hints.sessionEnded(binding.identificationId),
         now: this.now(),
       }),
       expiresAt: binding.expiresAt,
@@ -188,6 +192,12 @@ export class KitCore {
 
   /** Logs what the operator needs (never the key, never a body) and answers with the error. */
   fail(res: Response, error: unknown, where: string, statusOverride?: number): void {
+    this.logFailure(error, where);
+    sendError(res, error, statusOverride);
+  }
+
+  /** Logs what an operator should know of a failure; never the key (the logger scrubs it too). */
+  logFailure(error: unknown, where: string): void {
     if (isUpstreamError(error)) {
       this.log.error(`${where}: the identity verification service failed`, {
         code: error.code,
@@ -203,7 +213,6 @@ export class KitCore {
       const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
       this.log.error(`${where}: the session store failed`, { cause });
     }
-    sendError(res, error, statusOverride);
   }
 
   assertOpen(): void {

@@ -3,15 +3,22 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { readBinding, sessionOf } from './binding.js';
 import type { KitCore } from './core.js';
-import { isUpstreamError, KIT_ERROR_CODES, kitError } from './errors.js';
+import { isUpstreamError, KIT_ERROR_CODES, kitError, sendError } from './errors.js';
 import type { ErrorResponseBody, Phase } from './protocol.js';
 import { isNavigation, sameOriginPath } from './request-guards.js';
+import { sendUnavailablePage } from './unavailable-page.js';
 
 export interface RequireApprovedOptions {
   /** Where browser navigations go when not approved (a path of this site), with `?returnTo=<path>`. */
   redirectTo?: string;
   /** Reuse a status read younger than this (ms) instead of a new upstream read. Default 0. */
   maxAgeMs?: number;
+  /**
+   * Answers a request the gate cannot decide because the service failed (the response must be
+   * sent here; there is no `next`: the gate never passes on a failure). Default: 503, a short HTML
+   * page for browser navigations and the JSON error body for anything else.
+   */
+  onUnavailable?: (req: Request, res: Response, error: VerifyKitError) => void;
 }
 
 /** The 403 of the gate. `status` and `phase` are null when no verification was started. */
@@ -32,6 +39,11 @@ const GateOptionsSchema = z.strictObject({
     .min(0, { error: 'must be 0 or more' })
     .max(3_600_000, { error: 'must be at most 3600000 (one hour)' })
     .optional(),
+  onUnavailable: z
+    .custom<NonNullable<RequireApprovedOptions['onUnavailable']>>((value) => typeof value === 'function', {
+      error: 'must be a function (req, res, error) that sends the response',
+    })
+    .optional(),
 });
 
 function parseGateOptions(
@@ -41,7 +53,7 @@ function parseGateOptions(
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) =>
       issue.code === 'unrecognized_keys'
-        ? `${issue.keys.join(', ')} is not an option (known: redirectTo, maxAgeMs)`
+        ? `${issue.keys.join(', ')} is not an option (known: redirectTo, maxAgeMs, onUnavailable)`
         : `${issue.path.join('.') || '(options)'} ${issue.message}`,
     );
     throw new VerifyKitError(
@@ -52,6 +64,7 @@ function parseGateOptions(
   return {
     maxAgeMs: parsed.data.maxAgeMs ?? 0,
     ...(parsed.data.redirectTo ? { redirectTo: parsed.data.redirectTo } : {}),
+    ...(parsed.data.onUnavailable ? { onUnavailable: parsed.data.onUnavailable } : {}),
   };
 }
 
@@ -91,7 +104,7 @@ function refuse(
  * otherwise 303 for browser navigations, 403 JSON for the rest, 503 on any upstream failure.
  */
 export function createGate(core: KitCore, input?: RequireApprovedOptions): RequestHandler {
-  const { redirectTo, maxAgeMs } = parseGateOptions(input);
+  const { redirectTo, maxAgeMs, onUnavailable } = parseGateOptions(input);
   return (req, res, next) => {
     let passed = false;
     const run = async () => {
@@ -122,7 +135,22 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
         next(error);
         return;
       }
-      core.fail(res, error, 'requireApproved', isUpstreamError(error) ? 503 : undefined);
+      if (!isUpstreamError(error)) {
+        core.fail(res, error, 'requireApproved');
+        return;
+      }
+      core.logFailure(error, 'requireApproved');
+      if (onUnavailable !== undefined) {
+        try {
+          onUnavailable(req, res, error);
+        } catch (handlerError) {
+          core.fail(res, handlerError, 'requireApproved onUnavailable', 503);
+        }
+      } else if (isNavigation(req)) {
+        sendUnavailablePage(res, error.code);
+      } else {
+        sendError(res, error, 503);
+      }
     });
   };
 }

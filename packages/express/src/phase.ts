@@ -10,6 +10,8 @@ export interface PhaseInput {
   documentSubmitted: boolean;
   /** Epoch ms. */
   now: number;
+  /** true when a verified webhook said the session was cancelled before expiresAt. */
+  sessionEnded?: boolean;
 }
 
 /**
@@ -17,9 +19,15 @@ export interface PhaseInput {
  * Expiry only matters while the person still has something to do in the session; a decision
  * (approved, rejected) outlives the session.
  */
-export function phaseOf({ status, expiresAt, documentSubmitted, now }: PhaseInput): Phase {
+export function phaseOf({
+  status,
+  expiresAt,
+  documentSubmitted,
+  now,
+  sessionEnded = false,
+}: PhaseInput): Phase {
   const expiry = Date.parse(expiresAt);
-  const expired = Number.isFinite(expiry) && now >= expiry;
+  const expired = sessionEnded || (Number.isFinite(expiry) && now >= expiry);
   switch (status) {
     case IDENTIFICATION_STATUS.APPROVED:
       return PHASE.APPROVED;

@@ -54,15 +54,31 @@ export class SessionRotator {
   }
 
   /**
-   * Regenerates the session of this one request (a new binding is created). Returns the new session
-   * for concurrent requests of the old one to adopt; undefined when the session cannot regenerate.
+   * Moves the session of this one request to a new id (a new binding is created). Returns the new
+   * session for concurrent requests of the old one to adopt; undefined when it cannot regenerate.
+   *
+   * Unlike an approval's rotation, the old session is not destroyed: it is saved without the kit's
+   * binding. The integrator's data (a sign-in) stays on it, so a request of the same browser still
+   * in flight with the old cookie is not signed out; the verification lives only under the new id.
    */
   async regenerate(req: Request, patch: (session: KitSession) => void): Promise<Rotated | undefined> {
     if (!this.canRotate(req)) {
       patch(sessionOf(req));
       return undefined;
     }
-    return this.#regenerate(req as SessionRequest, patch);
+    const sreq = req as SessionRequest;
+    const generate = sreq.sessionStore?.generate;
+    if (typeof generate !== 'function') return this.#regenerate(sreq, patch);
+    const kept = this.#data(sreq);
+    return this.#saving(async () => {
+      delete sreq.session.verifyKit;
+      await callback((done) => sreq.session.save(done));
+      generate.call(sreq.sessionStore, sreq);
+      Object.assign(sreq.session, kept);
+      patch(sreq.session);
+      await callback((done) => sreq.session.save(done));
+      return this.#rotated(sreq);
+    });
   }
 
   /** This request loaded the old session of `rotated`: continue as the new one (and send its cookie). */
@@ -71,15 +87,28 @@ export class SessionRotator {
   }
 
   async #regenerate(req: SessionRequest, patch: (session: KitSession) => void): Promise<Rotated> {
-    const kept: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(req.session)) {
-      if (key !== 'cookie') kept[key] = value;
-    }
-    try {
+    const kept = this.#data(req);
+    return this.#saving(async () => {
       await callback((done) => req.session.regenerate(done));
       Object.assign(req.session, kept);
       patch(req.session);
       await callback((done) => req.session.save(done));
+      return this.#rotated(req);
+    });
+  }
+
+  /** The session's data without its cookie, to carry over to a new id. */
+  #data(req: SessionRequest): Record<string, unknown> {
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(req.session)) {
+      if (key !== 'cookie') kept[key] = value;
+    }
+    return kept;
+  }
+
+  async #saving(run: () => Promise<Rotated>): Promise<Rotated> {
+    try {
+      return await run();
     } catch (cause) {
       throw new VerifyKitError(
         KIT_ERROR_CODES.SESSION_STORE_ERROR,
@@ -89,6 +118,9 @@ export class SessionRotator {
         },
       );
     }
+  }
+
+  #rotated(req: SessionRequest): Rotated {
     return { sessionId: req.sessionID, data: JSON.parse(JSON.stringify(req.session)) as SessionData };
   }
 

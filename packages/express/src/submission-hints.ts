@@ -8,19 +8,33 @@ export const SUBMISSION_EVENTS: readonly string[] = [
   'identification.in_manual_review',
 ];
 
+/** Webhook event types that end the verification session before its expiresAt. */
+export const SESSION_ENDED_EVENTS: readonly string[] = ['verification_session.cancelled'];
+
 /**
- * Remembers identifications a verified webhook said were submitted, for upstreams whose
- * identification record does not carry `documentSubmitted`.
+ * Remembers what verified webhooks said about an identification that its record may not carry:
+ * that a document was submitted (unless the upstream sends `documentSubmitted`), and that its
+ * session was cancelled early.
  */
 export class SubmissionHints {
   readonly #submitted: BoundedMap<string, true>;
+  readonly #ended: BoundedMap<string, true>;
 
   constructor(now: () => number) {
     this.#submitted = new BoundedMap(100_000, 48 * 3600_000, now);
+    this.#ended = new BoundedMap(100_000, 48 * 3600_000, now);
   }
 
   note(identificationId: string): void {
     this.#submitted.set(identificationId, true);
+  }
+
+  noteSessionEnded(identificationId: string): void {
+    this.#ended.set(identificationId, true);
+  }
+
+  sessionEnded(identificationId: string): boolean {
+    return this.#ended.has(identificationId);
   }
 
   /** The upstream's field when it sends one, else what webhooks told us. */
@@ -32,5 +46,6 @@ export class SubmissionHints {
 
   clear(): void {
     this.#submitted.clear();
+    this.#ended.clear();
   }
 }

@@ -200,6 +200,24 @@ describe('single-flight session creation', () => {
       await upstream.close();
     }
   });
+  it('a request still carrying the pre-verification cookie keeps its sign-in, but sees no verification', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
+    try {
+      const tab = app.browser();
+      await tab.post('/login?user=ada');
+      // A request of the same page that left before POST /session answered (it holds the old cookie).
+      const inFlight = new Browser(app.url, new Map(tab.cookies));
+      expect((await tab.post('/identity/session')).status).toBe(201);
+      expect((await inFlight.get<{ user: string | null }>('/whoami')).json.user).toBe('ada');
+      expect((await inFlight.get('/identity/status')).status).toBe(404);
+      expect((await tab.get<{ user: string | null }>('/whoami')).json.user).toBe('ada');
+      expect((await tab.get('/identity/status')).status).toBe(200);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
 });
 
 describe('long-polls', () => {

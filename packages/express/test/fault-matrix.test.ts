@@ -1,8 +1,17 @@
+import express from 'express';
+import session from 'express-session';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
-import { startApp } from './support/app.js';
+import {
+  createVerifyKit,
+  type RequireApprovedOptions,
+  type SessionResponseBody,
+  type StatusResponseBody,
+} from '../src/index.js';
+import { capturingLogger, startApp } from './support/app.js';
+import { Browser } from './support/browser.js';
 import { FAULTS, type Fault, startFakeUpstream } from './support/fake-upstream.js';
 import { expectKeyNeverLeaked } from './support/leaks.js';
+import { listen } from './support/servers.js';
 
 const API_KEY = 'sk_test_faults_5e1d0a77b3';
 const problems: unknown[] = [];
@@ -56,15 +65,19 @@ describe('a misbehaving upstream × (gate, /status, /session)', () => {
       if (fault === 'refused') await upstream.close();
       else upstream.mode = fault;
 
-      // The gate: 503 with the code, for API calls and browser navigations alike; never next().
-      const gated = await Promise.all(
-        [{}, html].flatMap((headers) =>
-          ['/api/data', '/account'].map((path) => bound.get<ErrorJson>(path, headers)),
-        ),
-      );
+      // The gate: 503 with the code, JSON for API calls, a page in words for browser navigations;
+      // never next().
+      const gated = await Promise.all(['/api/data', '/account'].map((path) => bound.get<ErrorJson>(path)));
       for (const res of gated) {
         expect(res.status).toBe(503);
         expect(res.json.error?.code).toBe(expected.code);
+      }
+      const navigations = await Promise.all(['/api/data', '/account'].map((path) => bound.get(path, html)));
+      for (const res of navigations) {
+        expect(res.status).toBe(503);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.text).toContain('We cannot check your identity verification right now');
+        expect(res.text).toContain(`Error code: ${expected.code}`);
       }
       expect(app.passed).toBe(0);
 
@@ -97,6 +110,61 @@ describe('a misbehaving upstream × (gate, /status, /session)', () => {
     } finally {
       await app.close();
       if (fault !== 'refused') await upstream.close();
+    }
+  });
+});
+
+describe('requireApproved({ onUnavailable })', () => {
+  it('answers upstream failures with the integrator’s handler, which has no way to pass the gate', async () => {
+    const upstream = await startFakeUpstream();
+    const kit = createVerifyKit({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      workflowId: 'default',
+      timeoutMs: 250,
+      retries: 0,
+      logger: capturingLogger(),
+    });
+    const seen: string[] = [];
+    let passed = 0;
+    const app = express();
+    app.use(session({ secret: 's', resave: false, saveUninitialized: false }));
+    app.use('/identity', kit.router);
+    const handlers: Record<string, RequireApprovedOptions['onUnavailable']> = {
+      custom: (_req, res, error) => {
+        seen.push(error.code);
+        res.status(503).type('text/plain').send(`come back later (${error.code})`);
+      },
+      throwing: () => {
+        throw new Error('the integrator’s page failed');
+      },
+    };
+    for (const [name, onUnavailable] of Object.entries(handlers)) {
+      app.get(`/${name}`, kit.requireApproved({ onUnavailable }), (_req, res) => {
+        passed++;
+        res.send('the account');
+      });
+    }
+    const server = await listen(app);
+    try {
+      const browser = new Browser(server.url);
+      expect((await browser.post('/identity/session')).status).toBe(201);
+      upstream.mode = '500';
+      const custom = await browser.get('/custom', { accept: 'text/html' });
+      expect([custom.status, custom.text]).toEqual([503, 'come back later (UPSTREAM_UNAVAILABLE)']);
+      expect(seen).toEqual(['UPSTREAM_UNAVAILABLE']);
+      const throwing = await browser.get<ErrorJson>('/throwing');
+      expect(throwing.status).toBe(503);
+      expect(passed).toBe(0);
+      // A healthy service again: the same gates let an approved person through.
+      upstream.mode = 'healthy';
+      upstream.statuses.set([...upstream.statuses.keys()].at(-1)!, 'APPROVED');
+      expect((await browser.get('/custom')).status).toBe(200);
+      expect(passed).toBe(1);
+    } finally {
+      await kit.close();
+      await server.close();
+      await upstream.close();
     }
   });
 });

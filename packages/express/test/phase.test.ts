@@ -33,6 +33,20 @@ describe('phaseOf', () => {
     );
   });
 
+  it.each([
+    ['IN_AUTOMATIC_REVIEW', false, 'expired'],
+    ['RESUBMISSION_REQUIRED', true, 'expired'],
+    ['IN_AUTOMATIC_REVIEW', true, 'in_review'],
+    ['APPROVED', true, 'approved'],
+  ])(
+    '%s, submitted %s, session cancelled by the service before expiresAt -> %s',
+    (status, documentSubmitted, phase) => {
+      expect(
+        phaseOf({ status, documentSubmitted, expiresAt: EXPIRES, now: BEFORE, sessionEnded: true }),
+      ).toBe(phase);
+    },
+  );
+
   it('never calls an unparseable expiry expired', () => {
     expect(
       phaseOf({ status: 'IN_AUTOMATIC_REVIEW', documentSubmitted: false, expiresAt: 'soon', now: AFTER }),

@@ -247,6 +247,30 @@ describe('open redirects', () => {
 });
 
 describe('webhooks', () => {
+  it('a signed verification_session.cancelled ends the session at once: phase expired, the next start is new', async () => {
+    const browser = app.browser();
+    const identificationId = await startVerification(browser);
+    const first = await browser.post<{ qrCodeUrl: string }>('/identity/session');
+    const receiver = app.browser();
+    const forged = await deliverWebhook(receiver, {
+      secret: generateWebhookSecret(),
+      identificationId,
+      type: 'verification_session.cancelled',
+    });
+    expect(forged.status).toBe(401);
+    expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe('awaiting_user');
+
+    const cancelled = await deliverWebhook(receiver, {
+      secret: SECRET,
+      identificationId,
+      type: 'verification_session.cancelled',
+    });
+    expect(cancelled.status).toBe(204);
+    expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe('expired');
+    const next = await browser.post<{ qrCodeUrl: string }>('/identity/session');
+    expect(next.json.qrCodeUrl).not.toBe(first.json.qrCodeUrl);
+  });
+
   it('refuses forged, stale, replayed and malformed deliveries, and nothing changes', async () => {
     const browser = app.browser();
     const identificationId = await startVerification(browser);

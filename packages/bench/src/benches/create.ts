@@ -3,7 +3,7 @@ import { compareThroughput, type LoadSettings, throughputRatio } from '../suppor
 import { round } from '../support/stats.js';
 import type { Bench } from './bench.js';
 
-const LOAD: LoadSettings = { connections: 10, durationSec: 0.5, rounds: 16, warmupSec: 1 };
+const LOAD: LoadSettings = { connections: 10, durationSec: 1, rounds: 8, warmupSec: 1 };
 
 /**
  * Session creations per second straight to the sandbox, and through the kit (POST /identity/session

@@ -1,10 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 
 /** What the parent asks a child process (the kit app or the sandbox). */
-export type ParentMessage =
-  | { id: number; type: 'stats' }
-  | { id: number; type: 'advance'; ms: number }
-  | { id: number; type: 'close' };
+export type ParentMessage = { id: number; type: 'stats' } | { id: number; type: 'close' };
 
 type ChildMessage =
   | { type: 'ready'; info: Record<string, unknown> }
@@ -25,7 +22,6 @@ export interface ProcessStats {
 
 export interface ChildHandlers {
   extraStats?: () => Promise<Record<string, number>>;
-  advance?: (ms: number) => void | Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -76,7 +72,6 @@ export function serveParent(info: Record<string, unknown>, handlers: ChildHandle
       });
     const run = async () => {
       if (message.type === 'stats') return stats();
-      if (message.type === 'advance') return handlers.advance?.(message.ms);
       await handlers.close();
       setImmediate(() => process.exit(0));
       return undefined;
@@ -155,10 +150,6 @@ export class ChildHandle<Info> {
 
   stats(): Promise<ProcessStats> {
     return this.#ask({ type: 'stats' });
-  }
-
-  advance(ms: number): Promise<void> {
-    return this.#ask({ type: 'advance', ms } as Omit<ParentMessage, 'id'>);
   }
 
   /** Asks it to close; kills it if it has not exited within 10 s. */

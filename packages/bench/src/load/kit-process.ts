@@ -1,6 +1,7 @@
 /*
  * Child process: the integrator's app with the kit (built packages, as an integrator runs them).
- * Argument: JSON KitProcessConfig. Its clock can be moved forward with the sandbox's (IPC advance).
+ * Argument: JSON KitProcessConfig. Its clock is the real one: the webhooks' timestamps are checked
+ * against it, and express-session expires cookies by it.
  */
 import { serveParent } from './ipc.js';
 import { startKitApp } from './kit-app.js';
@@ -19,13 +20,9 @@ export interface KitProcessInfo {
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as KitProcessConfig;
-let offsetMs = 0;
-const app = await startKitApp({ ...config, now: () => Date.now() + offsetMs });
+const app = await startKitApp(config);
 
 serveParent({ url: app.url } satisfies KitProcessInfo, {
   extraStats: async () => ({ sessions: await app.sessionCount(), granted: app.granted }),
-  advance: (ms) => {
-    offsetMs += ms;
-  },
   close: () => app.close(),
 });

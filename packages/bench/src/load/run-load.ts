@@ -11,6 +11,7 @@ import {
 } from './measure.js';
 import { table } from './report.js';
 import { startLoadStack } from './stack.js';
+import { summarize } from './stats.js';
 import { STEPS } from './user-flow.js';
 
 const WARM_UP_USERS = 20;
@@ -71,7 +72,6 @@ export async function runLoad(args: LoadArgs, deadline: number) {
     const expireAll = async () => {
       const advanced = await stack.sandbox.advanceClock(EXPIRE_ALL_MS);
       if (advanced.status !== 200) throw new Error(`clock/advance answered ${advanced.status}`);
-      await stack.kit.advance(EXPIRE_ALL_MS);
       await sleep(SOAK_SESSION_MAX_AGE_MS + 1000);
     };
     if (soak) await expireAll();
@@ -119,6 +119,12 @@ export async function runLoad(args: LoadArgs, deadline: number) {
     for (const wave of waves)
       for (const [m, n] of wave.errors) all.errors.set(m, (all.errors.get(m) ?? 0) + n);
     const upstream = upstreamPerUser(stack, all.users);
+    const deliveries = (await stack.sandbox.webhookDeliveries()).json?.deliveries ?? [];
+    const webhooks = {
+      attemptsLogged: deliveries.length,
+      failed: deliveries.filter((d) => !d.ok).length,
+      durationMs: summarize(deliveries.map((d) => d.durationMs)),
+    };
     memory.push([soak ? 'peak (after the last wave)' : 'after', await snapshot(stack)]);
     if (soak) {
       await expireAll();
@@ -142,6 +148,12 @@ export async function runLoad(args: LoadArgs, deadline: number) {
         `(create ${upstream.create}, read ${upstream.read}, other ${upstream.other}); ` +
         `long-polls per user: ${(all.longPolls / all.users).toFixed(2)}\n`,
     );
+    if (args.webhooks) {
+      console.log(
+        `webhooks (latest ${webhooks.attemptsLogged} attempts): ${webhooks.failed} failed, ` +
+          `kit answered in p50 ${webhooks.durationMs.p50} ms, p99 ${webhooks.durationMs.p99} ms\n`,
+      );
+    }
     printMemory(memory);
     console.log(
       `\nkit: ${failures.kitUnhandledRejections} unhandled rejections, ${failures.kitUncaughtExceptions} uncaught exceptions; ` +
@@ -173,12 +185,17 @@ export async function runLoad(args: LoadArgs, deadline: number) {
         stepsMs: steps,
         upstreamCallsPerUser: upstream,
         longPollsPerUser: Math.round((all.longPolls / all.users) * 100) / 100,
+        ...(args.webhooks ? { webhookDeliveries: webhooks } : {}),
         memory: byLabel,
         ...(soak ? { series } : {}),
         processFailures: failures,
         processesAlive: kitAlive,
       },
-      ok: all.ok === all.users && all.falseGrants === 0 && kitAlive,
+      ok:
+        all.ok === all.users &&
+        all.falseGrants === 0 &&
+        kitAlive &&
+        (!args.webhooks || webhooks.failed === 0),
     };
   } finally {
     await stack.close();

@@ -89,6 +89,16 @@ export class SandboxDirect {
     );
   }
 
+  /** The latest webhook delivery attempts (up to 2000) as the sandbox logged them. */
+  webhookDeliveries() {
+    return this.#call<{ deliveries: { ok: boolean; durationMs: number; eventType: string }[] }>(
+      'GET',
+      '/sandbox/webhooks/deliveries',
+      undefined,
+      true,
+    );
+  }
+
   /** Moves the sandbox clock and applies expiry and eviction at once. */
   advanceClock(ms: number) {
     return this.#call<{ now: string }>('POST', '/sandbox/clock/advance', { ms }, true);

@@ -107,7 +107,7 @@ export const GOALS: readonly Goal[] = [
     limit: 1,
     unit: 'calls',
     whyMissed:
-      'requests that arrive after the first upstream read has already answered start a new read: the burst is spread over more time than one upstream round trip.',
+      'coalescing is single-flight: it joins reads that are in flight, it does not cache. When the app needs longer to take in the 100 requests (express-session load, parsing) than one upstream read takes to answer, the requests handled after that answer start a second read. `maxAgeMs` on the gate absorbs them.',
   },
   {
     key: 'status.upstreamCallsPerPollWindow',

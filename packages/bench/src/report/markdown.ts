@@ -105,7 +105,14 @@ export function evidence(key: FigureKey, results: BenchResults): string {
     }
     case 'gate.coalescing.upstreamCallsPer100': {
       const bursts = list(at(d, 'coalescing', 'bursts'));
-      if (bursts) parts.push(`Upstream reads per burst: ${bursts}.`);
+      if (bursts) parts.push(`Upstream reads per burst in this run: ${bursts}.`);
+      const timings = at(d, 'coalescing', 'burstTimings');
+      if (Array.isArray(timings)) {
+        const described = timings.map(
+          (t) => `reads at ${list(at(t, 'readsAtMs'))} ms, last answer at ${at(t, 'lastAnswerMs')} ms`,
+        );
+        parts.push(`After each burst was sent: ${described.join('; ')}.`);
+      }
       break;
     }
     default:

@@ -33,6 +33,8 @@ async function run(target: Target, connections: number, durationSec: number) {
     ...(target.body !== undefined ? { body: target.body } : {}),
     connections,
     duration: durationSec,
+    // autocannon notices the end of a run on its sample tick (default 1 s): short rounds need short ticks.
+    sampleInt: 100,
   });
   return { ok: result['2xx'], seconds: result.duration, non2xx: result.non2xx, errors: result.errors };
 }
