@@ -4,7 +4,13 @@ import session, { type Store } from 'express-session';
 import type { ActivityLog } from './activity-log.js';
 import { type BoundSession, demoApi, requireSignedIn, SESSION_COOKIE_NAME } from './demo-api.js';
 import { jsonErrorHandler, requireSameOriginJson, sendError } from './http-errors.js';
-import { humaneGateFailures, requireSignedInPage, sendPage, staticAssets } from './pages.js';
+import {
+  humaneGateFailures,
+  requireSignedInPage,
+  sendPage,
+  staticAssets,
+  unavailableAsJson,
+} from './pages.js';
 import { securityHeaders } from './security-headers.js';
 import { recordWebhooks } from './webhook-recorder.js';
 import './session-data.js';
@@ -90,7 +96,7 @@ export function createDemoApp(options: DemoAppOptions): Express {
     requireSignedInPage,
     recordGate,
     humaneGateFailures(publicDir),
-    kit.requireApproved({ redirectTo: '/verify' }),
+    kit.requireApproved({ redirectTo: '/verify', onUnavailable: unavailableAsJson }),
     sendPage(publicDir, 'account'),
   );
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler, Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { sendError } from './http-errors.js';
 
 /*
  * The pages built by Vite (dist/public). HTML is served by explicit routes, so a gated page can
@@ -56,6 +57,15 @@ export const requireSignedInPage: RequestHandler = (req, res, next) => {
   if (req.session.user !== undefined) return next();
   res.redirect(303, `/?returnTo=${encodeURIComponent(req.originalUrl)}`);
 };
+
+/**
+ * The gate's answer when the service cannot be asked (its `onUnavailable`): the 503 JSON error
+ * body, which humaneGateFailures turns into the demo's own page for a person navigating. The
+ * message is fixed: nothing of the upstream's answer reaches the browser.
+ */
+export function unavailableAsJson(_req: Request, res: Response, error: { code: string }): void {
+  sendError(res, 503, error.code, 'The identity verification service cannot be reached right now');
+}
 
 /**
  * The gate answers its failures (503: the service unreachable) as JSON, right for fetches. For a

@@ -40,7 +40,7 @@ function navigate(
   base: string,
   pathname: string,
   cookie: string,
-): Promise<{ status: number; location?: string }> {
+): Promise<{ status: number; location?: string; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.get(
       new URL(pathname, base),
@@ -53,10 +53,15 @@ function navigate(
         },
       },
       (response) => {
-        response.resume();
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, location: response.headers.location }),
-        );
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () => {
+          seen.push(body);
+          resolve({ status: response.statusCode ?? 0, location: response.headers.location, body });
+        });
       },
     );
     request.on('error', reject);
@@ -254,6 +259,28 @@ describe('the demo server', () => {
     expect((await b('/api/demo/sign-out', { method: 'POST', json: {} })).status).toBe(204);
     expect((await b('/api/demo/me')).body.user).toBeNull();
     expect((await b('/identity/session', { method: 'POST', json: {} })).status).toBe(401);
+  });
+});
+
+describe('the service down', () => {
+  it('the gated page is the demo’s own unavailable page (503), the gated API a 503 JSON error', async () => {
+    const own = await startDemo({ port: 0, reviewDelayMs: 0, publicDir });
+    try {
+      const b = browser(() => own.url);
+      expect(
+        (await b('/api/demo/sign-in', { method: 'POST', json: { name: 'Ada', email: 'a@b.co' } })).status,
+      ).toBe(200);
+      expect((await b('/identity/session', { method: 'POST', json: {} })).status).toBe(201);
+      await own.sandbox?.close();
+
+      const page = await navigate(own.url, '/account', b.cookie());
+      expect([page.status, page.body]).toEqual([503, '<h1>unavailable</h1>']);
+      const api = await b('/api/demo/account');
+      expect(api.status).toBe(503);
+      expect(api.body.error.code).toMatch(/^UPSTREAM_/);
+    } finally {
+      await own.close();
+    }
   });
 });
 

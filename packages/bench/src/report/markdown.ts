@@ -1,3 +1,4 @@
+import { median } from '../support/stats.js';
 import { type BenchResults, type FigureKey, GOALS } from './figures.js';
 import { rows } from './format.js';
 
@@ -57,10 +58,11 @@ function baselines(results: BenchResults): string[] {
   const client = (
     results.details.client as { callsPerSec?: { undici: number[]; client: number[] } } | undefined
   )?.callsPerSec;
-  if (client)
+  if (client) {
     out.push(
-      `- client: undici.request ${client.undici.join('/')} calls/s, client ${client.client.join('/')} calls/s per round`,
+      `- client: undici.request median ${median(client.undici)} calls/s, client median ${median(client.client)} calls/s over ${client.undici.length} alternating rounds`,
     );
+  }
   return out;
 }
 
