@@ -96,6 +96,17 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const activity = new ActivityLog();
     cleanups.push(observeUpstreamReads(upstream.baseUrl, activity));
 
+    // Several demo instances behind one load balancer: webhooks wake long-polls on every instance,
+    // and a replayed webhook-id is refused by all of them.
+    const bus =
+      options.redisUrl === undefined || options.redisUrl === ''
+        ? undefined
+        : (await import('@verify-kit/express/redis')).createRedisStatusBus({ url: options.redisUrl });
+    if (bus !== undefined) {
+      cleanups.push(() => bus.close());
+      await bus.ready();
+    }
+
     const kit = createVerifyKit({
       baseUrl: upstream.baseUrl,
       apiKey: upstream.apiKey,
@@ -110,6 +121,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       // With the embedded sandbox the kit keeps the sandbox's time, so moving the sandbox's clock
       // (POST /sandbox/clock/advance) expires sessions for the whole demo, webhooks included.
       ...(upstream.sandbox === undefined ? {} : { now: upstream.sandbox.now }),
+      ...(bus === undefined ? {} : { statusBus: bus, replayStore: bus.replayStore }),
     });
     cleanups.push(() => kit.close());
 

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generateWebhookSecret } from '@verify-kit/client';
+import { startSandbox } from '@verify-kit/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_FILES } from '../src/pages.js';
 import { startDemo } from '../src/start-demo.js';
@@ -94,6 +96,74 @@ describe.skipIf(!available)('sessions in Redis (REDIS_URL)', () => {
       });
     } finally {
       await second.close();
+    }
+  });
+
+  it('two demo instances on one Redis act as one site: started on A, seen and gated on B', async () => {
+    const sessionSecret = 'a-fixed-secret-for-this-test-only';
+    const webhookSecret = generateWebhookSecret();
+    const portA = await freePort();
+    // The service delivers its webhooks to instance A only, as to one address of a load balancer.
+    const sandbox = await startSandbox({
+      reviewDelayMs: 0,
+      webhookUrl: `http://127.0.0.1:${portA}/identity/webhook`,
+      webhookSecret,
+    });
+    const upstream = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecret };
+    const a = await startDemo({ port: portA, publicDir, redisUrl, sessionSecret, upstream });
+    const b = await startDemo({ port: 0, publicDir, redisUrl, sessionSecret, upstream });
+    let cookie = '';
+    const call = async (demo: { url: string }, method: string, path: string, body?: unknown) => {
+      const res = await fetch(new URL(path, demo.url), {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          'sec-fetch-site': 'same-origin',
+          ...(cookie === '' ? {} : { cookie }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const set = res.headers.get('set-cookie');
+      if (set) cookie = set.split(';')[0] ?? cookie;
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+    try {
+      expect(
+        (await call(a, 'POST', '/api/demo/sign-in', { name: 'Ada', email: 'ada@example.com' })).status,
+      ).toBe(200);
+      const started = await call(a, 'POST', '/identity/session', {});
+      expect(started.status).toBe(201);
+      expect((await call(b, 'GET', '/identity/status')).json.phase).toBe('awaiting_user');
+      expect((await call(b, 'GET', '/api/demo/account')).status).toBe(403);
+
+      const found = await fetch(
+        new URL(`/sandbox/sessions/by-code/${started.json.sessionCode}`, sandbox.url),
+      );
+      const { id } = (await found.json()) as { id: string };
+      const submitted = await fetch(new URL(`/sandbox/sessions/${id}/documents`, sandbox.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 'P',
+          number: 'U1234567',
+          givenName: 'Ada',
+          surname: 'Lovelace',
+          country: 'GBR',
+        }),
+      });
+      expect(submitted.status).toBe(202);
+      // Follow the status on B as the widget does: long-poll with the phase last seen.
+      let phase = 'awaiting_user';
+      for (let i = 0; i < 10 && phase !== 'approved'; i++) {
+        phase = String((await call(b, 'GET', `/identity/status?wait=20&since=${phase}`)).json.phase);
+      }
+      expect(phase).toBe('approved');
+      expect((await call(b, 'GET', '/api/demo/account')).status).toBe(200);
+      expect((await call(a, 'GET', '/api/demo/account')).status).toBe(200);
+    } finally {
+      await b.close();
+      await a.close();
+      await sandbox.close();
     }
   });
 });

@@ -23,6 +23,8 @@ export interface KitApp {
   url: string;
   port: number;
   kit: VerifyKit;
+  /** express-session's store (in memory). */
+  store: session.MemoryStore;
   /** Sessions the express-session MemoryStore holds (expired ones are dropped by the count). */
   sessionCount(): Promise<number>;
   /** How many times the gated handler ran, i.e. the gate called next(). */
@@ -86,6 +88,7 @@ export async function startKitApp(options: KitAppOptions): Promise<KitApp> {
     url: `http://127.0.0.1:${port}`,
     port,
     kit,
+    store,
     get granted() {
       return granted;
     },
