@@ -27,8 +27,14 @@ export class BoundedMap<K, V> {
   }
 
   set(key: K, value: V, ttlMs = this.ttlMs): void {
+    const now = this.now();
     this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt: this.now() + ttlMs });
+    this.#entries.set(key, { value, expiresAt: now + ttlMs });
+    // Oldest first: drop what has expired at the front, so memory follows the TTL, not only the size.
+    for (const [oldest, entry] of this.#entries) {
+      if (entry.expiresAt > now) break;
+      this.#entries.delete(oldest);
+    }
     while (this.#entries.size > this.maxEntries) {
       const oldest = this.#entries.keys().next().value as K;
       this.#entries.delete(oldest);

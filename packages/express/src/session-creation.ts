@@ -3,6 +3,8 @@ import { type KitSession, sessionOf, type VerificationBinding } from './binding.
 import { BoundedMap } from './lru.js';
 import type { Rotated, SessionRotator } from './session-rotation.js';
 
+const SETTLED_GRACE_MS = 10_000;
+
 interface Creation {
   binding: VerificationBinding;
   /** The regenerated session; undefined when the session middleware cannot regenerate. */
@@ -17,8 +19,8 @@ interface Creation {
  */
 export class SessionCreations {
   // Old session id -> its creation. Kept a little after it settles, for a request that loaded the old
-  // session before it was regenerated but reached here after (a slow body, say).
-  readonly #flights = new BoundedMap<string, Promise<Creation>>(10_000, 10_000);
+  // session before it was regenerated but reached here after (a slow body, say); then forgotten.
+  readonly #flights = new BoundedMap<string, Promise<Creation>>(10_000, SETTLED_GRACE_MS);
 
   constructor(private readonly rotator: SessionRotator) {}
 
@@ -52,9 +54,10 @@ export class SessionCreations {
     })();
     if (key !== undefined) {
       this.#flights.set(key, flight);
-      flight.catch(() => {
+      const forget = () => {
         if (this.#flights.get(key) === flight) this.#flights.delete(key);
-      });
+      };
+      flight.then(() => setTimeout(forget, SETTLED_GRACE_MS).unref(), forget);
     }
     return (await flight).binding;
   }
