@@ -1,9 +1,10 @@
-import { ERROR_CODES, isApproved, isKnownStatus, VerifyKitError } from '@verify-kit/client';
+import { isApproved, isKnownStatus, type VerifyKitError } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { readBinding, sessionOf } from './binding.js';
 import type { KitCore } from './core.js';
 import { isUpstreamError, KIT_ERROR_CODES, kitError, sendError } from './errors.js';
+import { fn, invalidOptions } from './options.js';
 import type { ErrorResponseBody, Phase } from './protocol.js';
 import { isNavigation, sameOriginPath } from './request-guards.js';
 import { sendUnavailablePage } from './unavailable-page.js';
@@ -39,28 +40,18 @@ const GateOptionsSchema = z.strictObject({
     .min(0, { error: 'must be 0 or more' })
     .max(3_600_000, { error: 'must be at most 3600000 (one hour)' })
     .optional(),
-  onUnavailable: z
-    .custom<NonNullable<RequireApprovedOptions['onUnavailable']>>((value) => typeof value === 'function', {
-      error: 'must be a function (req, res, error) that sends the response',
-    })
-    .optional(),
+  onUnavailable: fn<NonNullable<RequireApprovedOptions['onUnavailable']>>(
+    'must be a function (req, res, error) that sends the response',
+  ).optional(),
 });
+
+const KNOWN_GATE_OPTIONS = Object.keys(GateOptionsSchema.shape);
 
 function parseGateOptions(
   input: unknown,
 ): Required<Pick<RequireApprovedOptions, 'maxAgeMs'>> & RequireApprovedOptions {
   const parsed = GateOptionsSchema.safeParse(input ?? {});
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `${issue.keys.join(', ')} is not an option (known: redirectTo, maxAgeMs, onUnavailable)`
-        : `${issue.path.join('.') || '(options)'} ${issue.message}`,
-    );
-    throw new VerifyKitError(
-      ERROR_CODES.INVALID_OPTIONS,
-      `requireApproved: invalid options: ${problems.join('; ')}`,
-    );
-  }
+  if (!parsed.success) throw invalidOptions('requireApproved', parsed.error, KNOWN_GATE_OPTIONS);
   return {
     maxAgeMs: parsed.data.maxAgeMs ?? 0,
     ...(parsed.data.redirectTo ? { redirectTo: parsed.data.redirectTo } : {}),

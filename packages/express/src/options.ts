@@ -87,7 +87,7 @@ export interface ResolvedOptions {
 }
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
-const fn = <T>(message: string) => z.custom<T>(isFunction, { error: message });
+export const fn = <T>(message: string) => z.custom<T>(isFunction, { error: message });
 
 const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
 const webhookSecretSchema = z
@@ -208,23 +208,21 @@ const OptionsSchema = z
 
 const KNOWN_OPTIONS = Object.keys(OptionsSchema.shape ?? {});
 
-function describeIssues(error: z.ZodError): {
-  message: string;
-  details: { option: string; message: string }[];
-} {
+/** An INVALID_OPTIONS error naming each wrong option of `factory` and how to fix it. */
+export function invalidOptions(factory: string, error: z.ZodError, known: readonly string[]): VerifyKitError {
   const details = error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') {
       return {
         option: issue.keys.join(', '),
-        message: `is not an option of createVerifyKit (known: ${KNOWN_OPTIONS.join(', ')})`,
+        message: `is not an option of ${factory} (known: ${known.join(', ')})`,
       };
     }
     const option = issue.path.map(String).join('.') || '(options)';
     // Our messages never contain the value given (which could be the API key or a secret).
     return { option, message: issue.message };
   });
-  const message = `createVerifyKit: invalid options: ${details.map((d) => `${d.option} ${d.message}`).join('; ')}`;
-  return { message, details };
+  const message = `${factory}: invalid options: ${details.map((d) => `${d.option} ${d.message}`).join('; ')}`;
+  return new VerifyKitError(ERROR_CODES.INVALID_OPTIONS, message, { details });
 }
 
 export function resolveOptions(input: unknown): ResolvedOptions {
@@ -235,10 +233,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     );
   }
   const parsed = OptionsSchema.safeParse(input);
-  if (!parsed.success) {
-    const { message, details } = describeIssues(parsed.error);
-    throw new VerifyKitError(ERROR_CODES.INVALID_OPTIONS, message, { details });
-  }
+  if (!parsed.success) throw invalidOptions('createVerifyKit', parsed.error, KNOWN_OPTIONS);
   const o = parsed.data;
   return {
     baseUrl: o.baseUrl.replace(/\/+$/, ''),

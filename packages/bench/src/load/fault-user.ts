@@ -140,7 +140,9 @@ export async function runFaultUser(index: number, ctx: FaultUserContext): Promis
       result.noAnswer.push(`gate: ${error instanceof Error ? error.message : error}`);
       return;
     }
-    const code = codeOf(answer);
+    // A navigation's 503 is the kit's HTML page, which names the code; everything else is JSON.
+    const htmlCode = navigation ? /Error code: ([A-Z][A-Z0-9_]*)/.exec(answer.text)?.[1] : undefined;
+    const code = codeOf(answer) ?? htmlCode;
     if (answer.status === 200) {
       count('200');
       result.granted++;
