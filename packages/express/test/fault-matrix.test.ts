@@ -168,3 +168,26 @@ describe('requireApproved({ onUnavailable })', () => {
     }
   });
 });
+
+describe('an answer about another identification', () => {
+  it('fails closed, and once the service answers right again the approved person gets through', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, retries: 0 });
+    try {
+      const bound = app.browser();
+      expect((await bound.post('/identity/session')).status).toBe(201);
+      upstream.statuses.set([...upstream.statuses.keys()].at(-1)!, 'APPROVED');
+      upstream.mode = 'wrong-id';
+      const refused = await bound.get<ErrorJson>('/api/data');
+      expect([refused.status, refused.json.error?.code]).toEqual([503, 'UPSTREAM_BAD_RESPONSE']);
+      expect(app.passed).toBe(0);
+      // The failed read must not stay "in flight" for that identification.
+      upstream.mode = 'healthy';
+      expect((await bound.get('/api/data')).status).toBe(200);
+      expect(app.passed).toBe(1);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+});

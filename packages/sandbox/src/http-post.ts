@@ -9,13 +9,20 @@ export interface PostResult {
 
 const MAX_KEPT_BODY = 500;
 
-/** POSTs once on a fresh connection (no pooled sockets outlive the sandbox); rejects on network errors. */
+/** A keep-alive agent for one receiver; its owner destroys it on close, so no socket outlives it. */
+export function keepAliveAgent(url: string): http.Agent {
+  const options = { keepAlive: true, maxSockets: 64 };
+  return new URL(url).protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+}
+
+/** POSTs once through `agent`; rejects on network errors. */
 export function postOnce(
   url: string,
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
   signal: AbortSignal,
+  agent: http.Agent,
 ): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
@@ -24,8 +31,8 @@ export function postOnce(
       target,
       {
         method: 'POST',
-        agent: false,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' },
+        agent,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         timeout: timeoutMs,
         signal,
       },

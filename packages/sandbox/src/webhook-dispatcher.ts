@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { signWebhook, type WebhookPayload } from '@verify-kit/client';
-import { postOnce } from './http-post.js';
+import { keepAliveAgent, postOnce } from './http-post.js';
 
 /** One attempt to deliver one event, as `GET /sandbox/webhooks/deliveries` lists it. */
 export interface DeliveryAttempt {
@@ -45,7 +46,13 @@ export class WebhookDispatcher {
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly options: WebhookDispatcherOptions) {}
+  private readonly agent: ReturnType<typeof keepAliveAgent>;
+
+  constructor(private readonly options: WebhookDispatcherOptions) {
+    this.agent = keepAliveAgent(options.url);
+    // Every delivery in flight listens to this one signal: many at once is normal, not a leak.
+    setMaxListeners(0, this.abort.signal);
+  }
 
   send(payload: WebhookPayload): string {
     const webhookId = `msg_${randomUUID()}`;
@@ -68,6 +75,7 @@ export class WebhookDispatcher {
     this.timers.clear();
     this.abort.abort();
     await Promise.allSettled([...this.inFlight]);
+    this.agent.destroy();
   }
 
   private attempt(webhookId: string, payload: WebhookPayload, body: string, attempt: number): void {
@@ -101,6 +109,7 @@ export class WebhookDispatcher {
         body,
         this.options.timeoutMs,
         this.abort.signal,
+        this.agent,
       );
       status = result.status;
       responseBody = result.body;

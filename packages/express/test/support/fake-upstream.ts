@@ -15,7 +15,8 @@ export const FAULTS = [
   '429',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
-export type Mode = 'healthy' | Fault;
+/** `wrong-id`: a well-formed answer about another identification. */
+export type Mode = 'healthy' | Fault | 'wrong-id';
 
 export interface FakeUpstream extends Listening {
   mode: Mode;
@@ -114,7 +115,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       const id = decodeURIComponent(read[1]!);
       const status = fake.mode === 'unknown-status' ? 'ON_HOLD_FOR_AUDIT' : fake.statuses.get(id);
       if (status === undefined) json(res, 404, { error: { code: 'NOT_FOUND', message: 'unknown' } });
-      else json(res, 200, { id, status, ...fake.extra });
+      else json(res, 200, { id: fake.mode === 'wrong-id' ? randomUUID() : id, status, ...fake.extra });
       return;
     }
     json(res, 404, { error: { code: 'NOT_FOUND', message: 'no route' } });
