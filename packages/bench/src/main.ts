@@ -1,13 +1,14 @@
 // `pnpm bench`: runs every benchmark against the built packages, prints a table, writes
 // bench-results.json and BENCHMARKS.md at the repository root. BENCH_ONLY=a,b runs some benchmarks
 // and only prints (the files always hold a complete run).
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { Browser } from 'playwright-core';
 import type { BenchContext } from './benches/bench.js';
 import { BENCHES } from './registry.js';
 import { buildResults, type FigureKey, type Figures } from './report/figures.js';
 import { textTable } from './report/format.js';
+import type { LoadResults } from './report/load-markdown.js';
 import { renderMarkdown } from './report/markdown.js';
 import { launchChromium } from './support/browser.js';
 import { describeMachine } from './support/machine.js';
@@ -84,8 +85,17 @@ async function main(): Promise<void> {
     return;
   }
   await writeFile(new URL('bench-results.json', root), `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(new URL('BENCHMARKS.md', root), renderMarkdown(results));
+  await writeFile(new URL('BENCHMARKS.md', root), renderMarkdown(results, await lastLoadResults()));
   log('\nwrote bench-results.json and BENCHMARKS.md');
+}
+
+/** What `pnpm load` wrote last, for the load section of BENCHMARKS.md; undefined before its first run. */
+async function lastLoadResults(): Promise<LoadResults | undefined> {
+  try {
+    return JSON.parse(await readFile(new URL('load-results.json', new URL('../', import.meta.url)), 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 main().then(

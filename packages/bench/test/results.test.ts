@@ -78,3 +78,19 @@ describe('bench results', () => {
     expect([...keys].sort()).toEqual([...FIGURE_KEYS].sort());
   });
 });
+
+describe('the load section of BENCHMARKS.md', () => {
+  it('reports errors, false grants, steps and memory of each `pnpm load` mode, and nothing before a run', async () => {
+    const { renderLoadSection } = await import('../src/report/load-markdown.js');
+    const { readFile } = await import('node:fs/promises');
+    const load = JSON.parse(await readFile(new URL('../load-results.json', import.meta.url), 'utf8'));
+    const section = renderLoadSection(load).join('\n');
+    expect(section).toContain('## Load, soak and faults');
+    for (const heading of ['### Load', '### Soak', '### Faults']) expect(section).toContain(heading);
+    expect(section).toMatch(/\*\*0 errors, 0 false grants\*\*/);
+    expect(section).toMatch(/\*\*0 false grants of \d+ gated requests\*\*/);
+    expect(section).toContain('| gate |');
+    expect(renderLoadSection(undefined)).toEqual([]);
+    expect(renderMarkdown(results({}), load)).toContain('## Load, soak and faults');
+  });
+});

@@ -52,14 +52,17 @@ export class SessionCreations {
       const rotated = await this.rotator.regenerate(req, (session) => bind(session, binding));
       return { binding, rotated };
     })();
-    if (key !== undefined) {
-      this.#flights.set(key, flight);
-      const forget = () => {
-        if (this.#flights.get(key) === flight) this.#flights.delete(key);
-      };
-      flight.then(() => setTimeout(forget, SETTLED_GRACE_MS).unref(), forget);
-    }
+    if (key !== undefined) this.#track(key, flight);
     return (await flight).binding;
+  }
+
+  // A method of its own so that the timer's closure holds the key and the flight, not the request.
+  #track(key: string, flight: Promise<Creation>): void {
+    this.#flights.set(key, flight);
+    const forget = () => {
+      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+    };
+    flight.then(() => setTimeout(forget, SETTLED_GRACE_MS).unref(), forget);
   }
 }
 

@@ -1,6 +1,7 @@
 import { median } from '../support/stats.js';
 import { type BenchResults, type FigureKey, GOALS } from './figures.js';
 import { rows } from './format.js';
+import { type LoadResults, renderLoadSection } from './load-markdown.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
@@ -124,7 +125,7 @@ export function evidence(key: FigureKey, results: BenchResults): string {
 }
 
 /** Pure: the content of BENCHMARKS.md. */
-export function renderMarkdown(results: BenchResults): string {
+export function renderMarkdown(results: BenchResults, load?: LoadResults): string {
   const m = results.machine;
   const lines: string[] = [
     '# Benchmarks',
@@ -194,6 +195,8 @@ export function renderMarkdown(results: BenchResults): string {
     lines.push(`- \`${g.key}\` was not measured: ${results.unavailable[g.key] ?? ''}`);
   const base = baselines(results);
   if (base.length > 0) lines.push('', '### Baselines of this run', '', ...base);
+  const loadSection = renderLoadSection(load);
+  if (loadSection.length > 0) lines.push('', ...loadSection);
   lines.push('', '## How to read each figure', '');
   for (const [key, text] of Object.entries(HOW_TO_READ)) lines.push(`- \`${key}\`: ${text}`);
   lines.push('');

@@ -1,8 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Unit and integration tests of the Node packages. Sources are resolved through the `source`
-// export condition, so tests never need a prior build.
+// Unit and integration tests of the Node packages and the demo server, run from the repository root
+// (`pnpm test:unit`). Sources are resolved through the `source` export condition, so tests never
+// need a prior build.
 export default defineConfig({
+  root: fileURLToPath(new URL('..', import.meta.url)),
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
