@@ -57,6 +57,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     switch (fake.mode) {
       case 'healthy':
       case 'unknown-status':
+      case 'wrong-id':
       case 'refused':
         return false;
       case 'timeout':
