@@ -28,8 +28,7 @@ export function observeUpstreamReads(upstreamBaseUrl: string, log: ActivityLog):
     return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
   };
 
-  const onHeaders = (message: unknown) => {
-    const { request, response } = message as { request: UndiciRequest; response: { statusCode: number } };
+  const record = (request: UndiciRequest, outcome: number | string) => {
     const id = identificationOf(request);
     if (id === undefined) return;
     log.add(id, {
@@ -37,20 +36,16 @@ export function observeUpstreamReads(upstreamBaseUrl: string, log: ActivityLog):
       at: new Date().toISOString(),
       method: 'GET',
       path: `/api/v1/identifications/${id}`,
-      outcome: response.statusCode,
+      outcome,
     });
+  };
+  const onHeaders = (message: unknown) => {
+    const { request, response } = message as { request: UndiciRequest; response: { statusCode: number } };
+    record(request, response.statusCode);
   };
   const onError = (message: unknown) => {
     const { request, error } = message as { request: UndiciRequest; error: { code?: string; name?: string } };
-    const id = identificationOf(request);
-    if (id === undefined) return;
-    log.add(id, {
-      kind: 'status_call',
-      at: new Date().toISOString(),
-      method: 'GET',
-      path: `/api/v1/identifications/${id}`,
-      outcome: error.code ?? error.name ?? 'network error',
-    });
+    record(request, error.code ?? error.name ?? 'network error');
   };
 
   diagnosticsChannel.subscribe('undici:request:headers', onHeaders);

@@ -20,6 +20,9 @@ export interface OutboxMessage {
   link?: string;
 }
 
+/** What a message says, before the sandbox addresses it to the session's contact. */
+export type OutboxContent = Pick<OutboxMessage, 'kind' | 'subject' | 'text' | 'otp' | 'link'>;
+
 /** The newest messages, bounded. */
 export class Outbox {
   private readonly messages: OutboxMessage[] = [];

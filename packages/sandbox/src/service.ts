@@ -17,7 +17,7 @@ import { ApiError, invalidRequest, notFound, SANDBOX_ERROR_CODES, sessionExpired
 import { maskEmail, maskPhone } from './mask.js';
 import { outboxTexts } from './messages.js';
 import { newOtp, OTP_MAX_TRIES, type OtpState, otpMatches } from './otp.js';
-import { type Channel, Outbox, type OutboxMessage } from './outbox.js';
+import { type Channel, Outbox, type OutboxContent, type OutboxMessage } from './outbox.js';
 import { reviewDocument } from './review.js';
 import { normalizeSessionCode, randomSessionCode } from './session-code.js';
 import { verifyValue } from './verify.js';
@@ -453,16 +453,9 @@ export class SandboxService {
   }
 
   private sendLink(rec: SessionRecord): void {
-    const contact = this.contactOf(rec);
-    if (!contact) return;
     const texts = outboxTexts[rec.locale];
-    this.outbox.add({
-      sentAt: new Date(this.clock.now()).toISOString(),
-      channel: contact.channel,
-      recipient: contact.recipient,
+    this.send(rec, {
       kind: 'link',
-      verificationSessionId: rec.id,
-      identificationId: rec.identificationId,
       subject: texts.linkSubject,
       text: texts.link(rec.deepLink, rec.sessionCode, rec.durationMinutes),
       link: rec.deepLink,
@@ -470,19 +463,21 @@ export class SandboxService {
   }
 
   private sendOtp(rec: SessionRecord, otp: OtpState): void {
+    const texts = outboxTexts[rec.locale];
+    this.send(rec, { kind: 'otp', subject: texts.otpSubject, text: texts.otp(otp.code), otp: otp.code });
+  }
+
+  /** Puts a message to the person's contact into the outbox; nothing without a contact detail. */
+  private send(rec: SessionRecord, message: OutboxContent): void {
     const contact = this.contactOf(rec);
     if (!contact) return;
-    const texts = outboxTexts[rec.locale];
     this.outbox.add({
       sentAt: new Date(this.clock.now()).toISOString(),
       channel: contact.channel,
       recipient: contact.recipient,
-      kind: 'otp',
       verificationSessionId: rec.id,
       identificationId: rec.identificationId,
-      subject: texts.otpSubject,
-      text: texts.otp(otp.code),
-      otp: otp.code,
+      ...message,
     });
   }
 
