@@ -54,6 +54,9 @@ export class StatusFollower implements ReactiveController {
   #timer?: ReturnType<typeof setTimeout>;
   #callId = 0;
   #failures = 0;
+  // Another tab's request may have just moved the session to a new id (the kit regenerates it at
+  // approval): a request that left with the old cookie finds no verification. Re-read once.
+  #notFoundRetried = false;
   #backoff = 0;
   #quick = 0;
   #connected = false;
@@ -146,6 +149,7 @@ export class StatusFollower implements ReactiveController {
       const changed = body.phase !== this.phase;
       this.phase = body.phase;
       this.#failures = this.#backoff = 0;
+      this.#notFoundRetried = false;
       this.status = FollowerStatus.DONE;
       this.#options.onStatus(body);
       // onStatus may have stopped or restarted the follower.
@@ -163,6 +167,9 @@ export class StatusFollower implements ReactiveController {
       const backoff = jitter(Math.min(interval * 2 ** this.#backoff++, 60_000));
       if (status === 429) {
         this.#schedule(failure.retryAfterMs ?? backoff);
+      } else if (failure.code === 'NO_VERIFICATION_SESSION' && !this.#notFoundRetried) {
+        this.#notFoundRetried = true;
+        this.#read();
       } else if ((status < 300 || status >= 500) && ++this.#failures < MAX_FAILURES) {
         this.#schedule(backoff);
       } else {

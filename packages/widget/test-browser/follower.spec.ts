@@ -97,6 +97,39 @@ test('gives up after repeated server errors with a retry that resumes the sessio
   expect(stub.sessions).toBe(1);
 });
 
+test('a 404 NO_VERIFICATION_SESSION while following (another tab rotated the cookie) is re-read once, not an error', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  // The held long-poll answers the change; the call after it meets the 404.
+  stub.statusReplies.push({
+    status: 404,
+    body: { error: { code: 'NO_VERIFICATION_SESSION', message: 'no verification was started' } },
+  });
+  stub.setPhase('in_review', 'IN_AUTOMATIC_REVIEW');
+  await expect(title(widget)).toHaveText(en.reviewTitle);
+  await expect.poll(() => stub.statusReplies.length).toBe(0);
+  stub.setPhase('approved', 'APPROVED');
+  await expect(title(widget)).toHaveText(en.approvedTitle);
+  expect((await events(page)).map((e) => e.type)).not.toContain('error');
+});
+
+test('two 404s in a row while following are an error, as before', async ({ page, stub, widget }) => {
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  for (let i = 0; i < 2; i++)
+    stub.statusReplies.push({
+      status: 404,
+      body: { error: { code: 'NO_VERIFICATION_SESSION', message: 'no verification was started' } },
+    });
+  stub.setPhase('in_review', 'IN_AUTOMATIC_REVIEW');
+  await expect(title(widget)).toHaveText(en.errorTitle);
+  expect((await events(page)).at(-1)).toEqual(expect.objectContaining({ type: 'error' }));
+});
+
 test('pauses while the tab is hidden and resumes when it is shown', async ({ page, stub, widget }) => {
   stub.longPoll = false;
   await page.goto(stub.page({ attrs: FAST }));
