@@ -172,6 +172,7 @@ export class KitCore {
       expiresAt: binding.expiresAt,
       status: view.status,
       phase: view.phase,
+      sendLink: [],
     };
   }
 

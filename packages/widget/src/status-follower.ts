@@ -1,4 +1,4 @@
-import type { StatusResponseBody } from '@verify-kit/express/protocol';
+import type { StatusResponseBody } from '@verify-kit/protocol';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { RequestError, requestJson } from './request.js';
 

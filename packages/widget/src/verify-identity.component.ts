@@ -1,4 +1,4 @@
-import type { Phase, SessionResponseBody, StatusResponseBody } from '@verify-kit/express/protocol';
+import type { Phase, SessionResponseBody, StatusResponseBody } from '@verify-kit/protocol';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { emit } from './emit.js';
 import { RequestError, requestJson } from './request.js';

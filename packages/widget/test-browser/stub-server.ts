@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Phase, SessionResponseBody, StatusResponseBody } from '@verify-kit/express/protocol';
+import type { Phase, SessionResponseBody, StatusResponseBody } from '@verify-kit/protocol';
 
 const STANDALONE = fileURLToPath(new URL('../dist/verify-identity.standalone.js', import.meta.url));
 const FINAL: readonly string[] = ['approved', 'rejected', 'expired'];
@@ -222,6 +222,7 @@ export class StubServer {
       qrCodeUrl: '/identity/qr.svg',
       sessionPageLink: `https://idv.example/public/verification-session/s-${this.sessions}`,
       expiresAt: new Date(this.expiresAt).toISOString(),
+      sendLink: [],
       status: this.status,
       phase: this.currentPhase(),
     };

@@ -1,0 +1,64 @@
+import type { ErrorCode } from './error-codes.js';
+import type { Phase } from './phases.js';
+
+/** The languages of the widget, the kit and the service's app. */
+export const LOCALES = ['en', 'tr'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** Where the kit may send the session's link instead of showing it (the service notifies the contact). */
+export type SendLinkChannel = 'email' | 'sms';
+
+/** Body of `POST /session`. Every field is optional: `{}` starts or resumes the verification. */
+export interface SessionRequestBody {
+  /** A new session even when one is live; an approved verification is never replaced. */
+  restart?: boolean;
+  /** The widget's language: the service's app speaks the same one. */
+  locale?: Locale;
+  /**
+   * Have the service send the link to this contact (a new session is created for it). Only when the
+   * kit allows the channel: see `sendLink` in the 201.
+   */
+  sendTo?: { email: string } | { phoneNumber: string };
+}
+
+/** 201 of `POST /session`. */
+export interface SessionResponseBody {
+  sessionCode: string;
+  /** Opens the service's app on this device; its scheme is checked by the kit (never javascript:). */
+  deepLink: string;
+  /** The kit's own `/qr.svg` under the mount, never the service's. */
+  qrCodeUrl: string;
+  /** The service's web page for the session: the way on for a person without the app. */
+  sessionPageLink: string;
+  /** ISO 8601. */
+  expiresAt: string;
+  status: string;
+  phase: Phase;
+  /** The channels through which the kit lets the person have the link sent; empty: none. */
+  sendLink: readonly SendLinkChannel[];
+  /** Set when this answer sent the link: the contact, masked (e.g. `a•••@example.com`). */
+  sentTo?: string;
+  /** Present when the kit does not hold long-polls: ask `GET /status` again after this many ms. */
+  pollAfterMs?: number;
+}
+
+/** 200 of `GET /status[?wait=<s>&since=<phase>]`. */
+export interface StatusResponseBody {
+  status: string;
+  phase: Phase;
+  /** ISO 8601. */
+  expiresAt: string;
+  /** Present when the kit does not hold long-polls: ask again after this many ms. */
+  pollAfterMs?: number;
+}
+
+/** Every error of the kit: `{ error: { code, message, details? } }`. */
+export interface ErrorResponseBody {
+  error: { code: ErrorCode | (string & {}); message: string; details?: unknown[] };
+}
+
+/** Upper bound of `wait` on `GET /status`, in seconds. */
+export const MAX_WAIT_SECONDS = 30;
+
+/** The `wait` the kit allows by default: below API gateways' 29 s and cheap where functions bill waiting. */
+export const DEFAULT_MAX_WAIT_SECONDS = 25;
