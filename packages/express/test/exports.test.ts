@@ -25,15 +25,23 @@ describe('public exports', () => {
   it('stay this small', () => {
     expect(Object.keys(kit).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_MAX_WAIT_SECONDS",
         "ERROR_CODE",
         "FINAL_PHASES",
+        "LOCALES",
+        "MAX_RETRY_AFTER_MS",
         "MAX_WAIT_SECONDS",
         "PHASE",
         "PHASES",
         "VerifyKitError",
         "createMemoryStatusBus",
         "createVerifyKit",
+        "isErrorCode",
+        "isFinalPhase",
+        "isPhase",
         "isVerifyKitError",
+        "parseRetryAfter",
+        "sameOriginPath",
       ]
     `);
   });
@@ -41,10 +49,19 @@ describe('public exports', () => {
   it('the protocol entry point is type-only for the widget, plus its constants', () => {
     expect(Object.keys(protocol).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_MAX_WAIT_SECONDS",
+        "ERROR_CODE",
         "FINAL_PHASES",
+        "LOCALES",
+        "MAX_RETRY_AFTER_MS",
         "MAX_WAIT_SECONDS",
         "PHASE",
         "PHASES",
+        "isErrorCode",
+        "isFinalPhase",
+        "isPhase",
+        "parseRetryAfter",
+        "sameOriginPath",
       ]
     `);
   });

@@ -14,3 +14,4 @@ export { ERROR_CODE, isErrorCode } from './error-codes.js';
 export type { FinalPhase, Phase } from './phases.js';
 export { FINAL_PHASES, isFinalPhase, isPhase, PHASE, PHASES } from './phases.js';
 export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.js';
+export { sameOriginPath } from './same-origin-path.js';

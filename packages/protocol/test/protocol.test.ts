@@ -25,6 +25,7 @@ describe('@verify-kit/protocol', () => {
         "isFinalPhase",
         "isPhase",
         "parseRetryAfter",
+        "sameOriginPath",
       ]
     `);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameOriginPath } from '../src/request-guards.js';
+import { sameOriginPath } from '../src/same-origin-path.js';
 
 describe('sameOriginPath', () => {
   it.each(['/', '/account', '/a/b?c=d&e=%2F%2Fx', '/reports#top', '/%2F%2Fevil.example', '/a//b'])(
