@@ -1,16 +1,19 @@
 import { generateWebhookSecret } from '@verify-kit/client';
 import { startSandbox } from '@verify-kit/sandbox';
+import {
+  Browser,
+  capturingLogger,
+  deliverWebhook,
+  expectKeyNeverLeaked,
+  listen,
+  startFakeUpstream,
+} from '@verify-kit/testkit';
 import express from 'express';
 import session from 'express-session';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifyKit, type StatusResponseBody } from '../src/index.js';
-import { capturingLogger, startApp } from './support/app.js';
-import { Browser } from './support/browser.js';
-import { startFakeUpstream } from './support/fake-upstream.js';
-import { expectKeyNeverLeaked } from './support/leaks.js';
+import { startApp } from './support/app.js';
 import { submitDocument } from './support/sandbox.js';
-import { listen } from './support/servers.js';
-import { deliverWebhook } from './support/webhooks.js';
 
 const API_KEY = 'sk_test_coalesce_0b7d44e1aa';
 afterAll(() => expectKeyNeverLeaked(API_KEY));
@@ -140,7 +143,7 @@ describe('single-flight session creation', () => {
       await signedIn.post('/login');
       const cookieBefore = signedIn.cookieHeader;
       // Each tab sends the same cookie and keeps what its own response sets.
-      const tabs = Array.from({ length: 5 }, () => new Browser(server.url, new Map(signedIn.cookies)));
+      const tabs = Array.from({ length: 5 }, () => new Browser(server.url, signedIn.cookies.clone()));
 
       // The upstream holds the creation until every tab's request reached the kit.
       let release!: () => void;
@@ -184,7 +187,7 @@ describe('single-flight session creation', () => {
     try {
       const first = app.browser();
       await first.post('/login?user=ada');
-      const tabs = Array.from({ length: 3 }, () => new Browser(app.url, new Map(first.cookies)));
+      const tabs = Array.from({ length: 3 }, () => new Browser(app.url, first.cookies.clone()));
       upstream.mode = '500';
       const failed = await Promise.all(
         tabs.map((tab) => tab.post<{ error: { code: string } }>('/identity/session')),
@@ -207,7 +210,7 @@ describe('single-flight session creation', () => {
       const tab = app.browser();
       await tab.post('/login?user=ada');
       // A request of the same page that left before POST /session answered (it holds the old cookie).
-      const inFlight = new Browser(app.url, new Map(tab.cookies));
+      const inFlight = new Browser(app.url, tab.cookies.clone());
       expect((await tab.post('/identity/session')).status).toBe(201);
       expect((await inFlight.get<{ user: string | null }>('/whoami')).json.user).toBe('ada');
       expect((await inFlight.get('/identity/status')).status).toBe(404);

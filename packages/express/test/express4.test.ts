@@ -1,12 +1,11 @@
 import { generateWebhookSecret } from '@verify-kit/client';
 import { startSandbox } from '@verify-kit/sandbox';
+import { expectKeyNeverLeaked, listen } from '@verify-kit/testkit';
 import express4 from 'express4';
 import { describe, expect, it } from 'vitest';
 import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
 import { startApp } from './support/app.js';
-import { expectKeyNeverLeaked } from './support/leaks.js';
 import { submitDocument } from './support/sandbox.js';
-import { listen } from './support/servers.js';
 
 const API_KEY = 'sk_test_express4_77e0c2b9f1';
 

@@ -1,3 +1,12 @@
+import {
+  Browser,
+  capturingLogger,
+  expectKeyNeverLeaked,
+  FAULTS,
+  type Fault,
+  listen,
+  startFakeUpstream,
+} from '@verify-kit/testkit';
 import express from 'express';
 import session from 'express-session';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,11 +16,7 @@ import {
   type SessionResponseBody,
   type StatusResponseBody,
 } from '../src/index.js';
-import { capturingLogger, startApp } from './support/app.js';
-import { Browser } from './support/browser.js';
-import { FAULTS, type Fault, startFakeUpstream } from './support/fake-upstream.js';
-import { expectKeyNeverLeaked } from './support/leaks.js';
-import { listen } from './support/servers.js';
+import { startApp } from './support/app.js';
 
 const API_KEY = 'sk_test_faults_5e1d0a77b3';
 const problems: unknown[] = [];

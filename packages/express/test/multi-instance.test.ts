@@ -2,18 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import { generateWebhookSecret } from '@verify-kit/client';
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
+import {
+  Browser,
+  CookieJar,
+  capturingLogger,
+  deliverWebhook,
+  expectKeyNeverLeaked,
+  type Listening,
+  listen,
+  logLines,
+  type RedisServer,
+  startRedisServer,
+} from '@verify-kit/testkit';
 import { RedisStore } from 'connect-redis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger, StatusResponseBody } from '../src/index.js';
 import { createRedisStatusBus, type RedisStatusBus } from '../src/redis.js';
-import { capturingLogger, logLines, startApp, type TestApp } from './support/app.js';
-import { Browser } from './support/browser.js';
-import { expectKeyNeverLeaked } from './support/leaks.js';
-import { type RedisServer, startRedisServer } from './support/redis-server.js';
+import { startApp, type TestApp } from './support/app.js';
 import { decide, submitDocument, waitForStatus } from './support/sandbox.js';
-import { type Listening, listen } from './support/servers.js';
-import { deliverWebhook } from './support/webhooks.js';
 
 const API_KEY = 'sk_test_multi_5e1f0a77c3';
 const SECRET = generateWebhookSecret();
@@ -102,7 +109,7 @@ async function startInstance(name: string, listening?: Listening): Promise<Insta
 
 /** One person (one cookie jar) whose requests the load balancer sends to either instance. */
 class Person {
-  readonly cookies = new Map<string, string>();
+  readonly cookies = new CookieJar();
   via(instance: Instance): Browser {
     return new Browser(instance.app.url, this.cookies);
   }

@@ -1,12 +1,12 @@
 import { generateWebhookSecret, signWebhook } from '@verify-kit/client';
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
+import type { Browser } from '@verify-kit/testkit';
+import { expectKeyNeverLeaked } from '@verify-kit/testkit';
 import fc from 'fast-check';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
 import { startApp, type TestApp } from './support/app.js';
-import type { Browser } from './support/browser.js';
-import { expectKeyNeverLeaked } from './support/leaks.js';
 
 // Property tests over real HTTP: random methods, query strings, headers, content types, cookies and
 // bodies of every size against every route of the kit, with a healthy upstream (so even the gate's

@@ -1,9 +1,9 @@
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
+import { expectKeyNeverLeaked } from '@verify-kit/testkit';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
 import { startApp, type TestApp } from './support/app.js';
-import { expectKeyNeverLeaked } from './support/leaks.js';
 import { decide, openByCode, submitDocument, waitForStatus } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_protocol_9f3b1c7e2d';
@@ -39,7 +39,16 @@ describe('the widget protocol against the sandbox', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json;
     expect(Object.keys(body).sort()).toEqual(
-      ['deepLink', 'expiresAt', 'phase', 'qrCodeUrl', 'sessionCode', 'sessionPageLink', 'status'].sort(),
+      [
+        'deepLink',
+        'expiresAt',
+        'phase',
+        'qrCodeUrl',
+        'sendLink',
+        'sessionCode',
+        'sessionPageLink',
+        'status',
+      ].sort(),
     );
     expect(body.sessionCode).toMatch(/^[A-Z2-9]{8}$/);
     expect(body.deepLink).toMatch(/^idv:\/\/app-url\//);

@@ -1,12 +1,16 @@
 import { createConnection } from 'node:net';
 import { generateWebhookSecret } from '@verify-kit/client';
+import type { Browser } from '@verify-kit/testkit';
+import {
+  deliverWebhook,
+  expectKeyNeverLeaked,
+  type FakeUpstream,
+  logLines,
+  startFakeUpstream,
+} from '@verify-kit/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusResponseBody } from '../src/index.js';
-import { logLines, startApp, type TestApp } from './support/app.js';
-import type { Browser } from './support/browser.js';
-import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.js';
-import { expectKeyNeverLeaked } from './support/leaks.js';
-import { deliverWebhook } from './support/webhooks.js';
+import { startApp, type TestApp } from './support/app.js';
 
 const API_KEY = 'sk_test_security_c0ffee1234';
 const SECRET = generateWebhookSecret();

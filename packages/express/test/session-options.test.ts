@@ -1,10 +1,9 @@
 import { VerifyKitError } from '@verify-kit/client';
+import { expectKeyNeverLeaked, type FakeUpstream, logLines, startFakeUpstream } from '@verify-kit/testkit';
 import type { Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionOptions } from '../src/index.js';
-import { logLines, startApp } from './support/app.js';
-import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.js';
-import { expectKeyNeverLeaked } from './support/leaks.js';
+import { startApp } from './support/app.js';
 
 const API_KEY = 'sk_test_session_opts_4411aa';
 let upstream: FakeUpstream;

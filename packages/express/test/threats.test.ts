@@ -10,17 +10,21 @@ import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { generateWebhookSecret, signWebhook } from '@verify-kit/client';
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
+import {
+  Browser,
+  capturingLogger,
+  deliverWebhook,
+  expectKeyNeverLeaked,
+  listen,
+  logLines,
+  startFakeUpstream,
+} from '@verify-kit/testkit';
 import express from 'express';
 import session from 'express-session';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifyKit, type SessionResponseBody, type StatusResponseBody } from '../src/index.js';
-import { capturingLogger, logLines, startApp, type TestApp } from './support/app.js';
-import { Browser } from './support/browser.js';
-import { startFakeUpstream } from './support/fake-upstream.js';
-import { expectKeyNeverLeaked } from './support/leaks.js';
+import { startApp, type TestApp } from './support/app.js';
 import { openByCode, submitDocument, waitForStatus } from './support/sandbox.js';
-import { listen } from './support/servers.js';
-import { deliverWebhook } from './support/webhooks.js';
 
 const API_KEY = 'sk_test_threats_4b9c2e8f10';
 const SECRET = generateWebhookSecret();
@@ -208,14 +212,14 @@ describe('Session fixation: an attacker plants a session id, then rides on the v
   it('the planted id is replaced when the verification starts, and again when it is approved', async () => {
     const attacker = app.browser();
     await attacker.post('/login?user=attacker');
-    const planted = new Map(attacker.cookies);
-    const victim = new Browser(app.url, new Map(planted));
+    const planted = attacker.cookies.clone();
+    const victim = new Browser(app.url, planted.clone());
 
     const started = await startVerification(victim);
     expect(victim.cookieHeader).not.toBe(attacker.cookieHeader);
     expect((await attacker.get('/identity/status')).status).toBe(404);
 
-    const beforeApproval = new Browser(app.url, new Map(victim.cookies));
+    const beforeApproval = new Browser(app.url, victim.cookies.clone());
     await approve(started.sessionCode);
     expect((await victim.get('/api/data')).status).toBe(200);
     expect(victim.cookieHeader).not.toBe(beforeApproval.cookieHeader);

@@ -1,1 +1,14 @@
-export {};
+// @verify-kit/testkit: what the tests and benches of every package share. Private; never published.
+export type { BrowserResponse, FetchOptions, RecordedResponse } from './browser.js';
+export { Browser, transcript } from './browser.js';
+export { CookieJar } from './cookie-jar.js';
+export type { FakeUpstream, Fault, Mode } from './fake-upstream.js';
+export { FAULTS, startFakeUpstream } from './fake-upstream.js';
+export type { LineLogger } from './leaks.js';
+export { capturingLogger, expectKeyNeverLeaked, logLines } from './leaks.js';
+export type { RedisServer } from './redis-server.js';
+export { findRedisServer, startRedisServer } from './redis-server.js';
+export type { Listening, Reply } from './servers.js';
+export { listen, readBody } from './servers.js';
+export type { WebhookInput } from './webhooks.js';
+export { deliverWebhook } from './webhooks.js';

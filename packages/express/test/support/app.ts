@@ -1,18 +1,7 @@
+import { Browser, capturingLogger, type Listening, listen } from '@verify-kit/testkit';
 import express from 'express';
 import session, { type Store } from 'express-session';
-import { createVerifyKit, type Logger, type VerifyKit, type VerifyKitOptions } from '../../src/index.js';
-import { Browser } from './browser.js';
-import { type Listening, listen } from './servers.js';
-
-/** Every line any kit of the tests logged, for the "the key never reaches a log" checks. */
-export const logLines: string[] = [];
-
-export function capturingLogger(into: string[] = logLines): Logger {
-  const write = (level: string) => (message: string, meta?: Record<string, unknown>) => {
-    into.push(`${level} ${message} ${meta === undefined ? '' : JSON.stringify(meta)}`);
-  };
-  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
-}
+import { createVerifyKit, type VerifyKit, type VerifyKitOptions } from '../../src/index.js';
 
 export interface TestApp {
   url: string;

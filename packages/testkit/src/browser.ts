@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { CookieJar } from './cookie-jar.js';
 
 export interface RecordedResponse {
   method: string;
@@ -12,36 +13,40 @@ export interface BrowserResponse<T = unknown> extends RecordedResponse {
   json: T;
 }
 
+export interface FetchOptions {
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  json?: unknown;
+  signal?: AbortSignal;
+}
+
 /** Every response any Browser saw, for the "the key never reaches a browser" checks. */
 export const transcript: RecordedResponse[] = [];
 
 /**
- * A browser stand-in over real HTTP: keeps cookies (name -> value), sends same-origin Fetch
- * Metadata by default, records every response.
+ * A browser stand-in over real HTTP: a cookie jar, same-origin Fetch Metadata by default (a header
+ * given as '' is not sent), a transcript of every response.
  */
 export class Browser {
   /** `cookies`: a jar shared with another Browser, e.g. the same person through another instance. */
   constructor(
     readonly origin: string,
-    readonly cookies = new Map<string, string>(),
+    readonly cookies = new CookieJar(),
   ) {}
 
+  /** The Cookie header this browser sends ('' when it has no cookie). */
   get cookieHeader(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    return this.cookies.header() ?? '';
   }
 
   async fetch<T = unknown>(
     method: string,
     path: string,
-    options: {
-      headers?: Record<string, string>;
-      body?: string | Buffer;
-      json?: unknown;
-      signal?: AbortSignal;
-    } = {},
+    options: FetchOptions = {},
   ): Promise<BrowserResponse<T>> {
     const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', ...options.headers };
-    if (this.cookies.size > 0) headers.cookie = this.cookieHeader;
+    const cookie = this.cookies.header();
+    if (cookie !== undefined && headers.cookie === undefined) headers.cookie = cookie;
     let body = options.body;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
@@ -55,12 +60,7 @@ export class Browser {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const text = await res.body.text();
-    const setCookie = res.headers['set-cookie'];
-    for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
-      const [pair] = line.split(';');
-      const at = pair!.indexOf('=');
-      this.cookies.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim());
-    }
+    this.cookies.store(res.headers['set-cookie']);
     const recorded: RecordedResponse = { method, path, status: res.statusCode, headers: res.headers, text };
     transcript.push(recorded);
     let json: unknown;
@@ -78,5 +78,10 @@ export class Browser {
 
   post<T = unknown>(path: string, json: unknown = {}, headers?: Record<string, string>) {
     return this.fetch<T>('POST', path, { json, ...(headers ? { headers } : {}) });
+  }
+
+  /** A browser navigation (Accept: text/html, Sec-Fetch-Mode: navigate). */
+  navigate<T = unknown>(path: string) {
+    return this.get<T>(path, { accept: 'text/html', 'sec-fetch-mode': 'navigate' });
   }
 }
