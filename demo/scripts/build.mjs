@@ -47,7 +47,11 @@ function forgetIncrementalState(dir) {
 
 function buildOne(node, { clean }) {
   if (clean && existsSync(join(node.dir, 'dist'))) forgetIncrementalState(node.dir);
-  if (node.dir !== demoDir) return run(`building ${node.name}`, node.dir, ['-s', 'run', 'build']);
+  if (node.dir !== demoDir) {
+    // A source-only package (the test kit) has nothing to build.
+    if (!node.manifest.scripts?.build) return Promise.resolve();
+    return run(`building ${node.name}`, node.dir, ['-s', 'run', 'build']);
+  }
   return Promise.all([
     run('compiling the demo server (tsc -b)', demoDir, ['exec', 'tsc', '-b', 'tsconfig.json']),
     run('building the demo pages (vite build)', demoDir, ['exec', 'vite', 'build', '--logLevel', 'warn']),
