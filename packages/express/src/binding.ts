@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Session, SessionData } from 'express-session';
 import { z } from 'zod';
-import { KIT_ERROR_CODES, kitError } from './errors.js';
+import { ERROR_CODE, kitError } from './errors.js';
 
 /** What the kit keeps in the user's express-session: no key, no personal data. */
 export interface VerificationBinding {
@@ -14,6 +14,8 @@ export interface VerificationBinding {
   expiresAt: string;
   /** ISO 8601; set once the session id was regenerated after the first approval (fixation). */
   approvedAt?: string;
+  /** SHA-256 of the binding secret (binding-proof.ts); anonymous bindings only. */
+  proof?: string;
 }
 
 declare module 'express-session' {
@@ -31,7 +33,14 @@ const BindingSchema = z.object({
   sessionPageLink: z.string().min(1),
   expiresAt: z.string().min(1),
   approvedAt: z.string().optional(),
+  proof: z.string().optional(),
 });
+
+/** A binding read from a store (outside data): the binding, or undefined when it is not one. */
+export function parseBinding(value: unknown): VerificationBinding | undefined {
+  const parsed = BindingSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
 
 export type KitSession = Session & Partial<SessionData>;
 
@@ -44,12 +53,12 @@ export const SESSION_MIDDLEWARE_MISSING_MESSAGE =
 export function sessionOf(req: Request): KitSession {
   const session = (req as Request & { session?: KitSession }).session;
   if (session === undefined || session === null || typeof session !== 'object') {
-    throw kitError(KIT_ERROR_CODES.SESSION_MIDDLEWARE_MISSING, SESSION_MIDDLEWARE_MISSING_MESSAGE);
+    throw kitError(ERROR_CODE.SESSION_MIDDLEWARE_MISSING, SESSION_MIDDLEWARE_MISSING_MESSAGE);
   }
   return session;
 }
 
-export function readBinding(req: Request): VerificationBinding | undefined {
-  const parsed = BindingSchema.safeParse(sessionOf(req).verifyKit);
-  return parsed.success ? parsed.data : undefined;
+/** The binding this browser session holds, proven or not (bindings.ts decides whether it counts). */
+export function readSessionBinding(req: Request): VerificationBinding | undefined {
+  return parseBinding(sessionOf(req).verifyKit);
 }

@@ -8,18 +8,30 @@ import {
   type VerifyClient,
 } from '@verify-kit/client';
 import type { Request, Response } from 'express';
-import { readBinding, type VerificationBinding } from './binding.js';
-import { isUpstreamError, KIT_ERROR_CODES, kitError, sendError } from './errors.js';
+import { createAudit } from './audit.js';
+import type { VerificationBinding } from './binding.js';
+import { Bindings, type Owner } from './bindings.js';
+import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
 import { createLog, type Log } from './log.js';
-import type { ResolvedOptions, SessionOptions } from './options.js';
+import type { Dispatcher, ResolvedOptions, SessionOptions } from './options.js';
 import { phaseOf } from './phase.js';
-import type { SessionResponseBody, StatusResponseBody } from './protocol.js';
+import type { Locale, SessionResponseBody, StatusResponseBody } from './protocol.js';
+import { RateLimits } from './rate-limits.js';
 import { SessionCreations } from './session-creation.js';
-import { SessionRotator } from './session-rotation.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from './status-bus.js';
+import { StatusEvents } from './status-events.js';
 import { StatusReader } from './status-reader.js';
 import { StatusWatch } from './status-watch.js';
 import { SESSION_ENDED_EVENTS, SubmissionHints } from './submission-hints.js';
+
+export interface Found {
+  owner: Owner;
+  binding: VerificationBinding;
+  identification: Identification;
+  view: StatusResponseBody;
+}
+
+export type Lookup = Found | { owner: Owner; binding: undefined };
 
 /** Everything the routes and the gate share; one per createVerifyKit call. */
 export class KitCore {
@@ -28,8 +40,11 @@ export class KitCore {
   readonly reader: StatusReader;
   readonly hints: SubmissionHints;
   readonly watch: StatusWatch;
-  readonly rotator = new SessionRotator();
-  readonly creations = new SessionCreations(this.rotator);
+  readonly creations = new SessionCreations();
+  readonly bindings: Bindings;
+  readonly events: StatusEvents;
+  readonly audit: ReturnType<typeof createAudit>;
+  readonly limits: RateLimits;
   readonly bus: StatusBus;
   readonly #unsubscribe: () => void;
   #closed = false;
@@ -43,9 +58,21 @@ export class KitCore {
       apiKey: options.apiKey,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.retries === undefined ? {} : { retries: options.retries }),
-      ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+      ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher as Dispatcher }),
     });
-    this.reader = new StatusReader(this.client, options.now);
+    this.bindings = new Bindings(options.accountOf, options.bindingStore, this.log);
+    this.events = new StatusEvents(
+      this.bindings,
+      options.onStatusChange,
+      (record, identification) => this.describe(record, identification).phase,
+      this.log,
+    );
+    this.reader = new StatusReader(this.client, options.now, {
+      maxReadsPerSecond: options.maxReadsPerSecond,
+      onRead: (id, identification, startedAt) => this.events.observe(id, identification, startedAt),
+    });
+    this.audit = createAudit(options.onAudit, this.log, options.now);
+    this.limits = new RateLimits(options, options.now);
     this.hints = new SubmissionHints(options.now);
     this.watch = new StatusWatch(this.reader, options.pollIntervalMs);
     this.bus = options.statusBus ?? createMemoryStatusBus();
@@ -73,55 +100,49 @@ export class KitCore {
     this.watch.poke(identificationId);
   }
 
-  describe(binding: VerificationBinding, identification: Identification): StatusResponseBody {
+  /** How a status reads for people; `pollAfterMs` when the kit holds no long-polls. */
+  describe(
+    ref: { identificationId?: string; expiresAt: string },
+    identification: Identification,
+  ): StatusResponseBody {
+    const id = ref.identificationId ?? identification.id;
     return {
       status: identification.status,
       phase: phaseOf({
         status: identification.status,
-        expiresAt: binding.expiresAt,
-        documentSubmitted: this.hints.documentSubmitted(identification, binding.identificationId),
-        sessionEnded: this.hints.sessionEnded(binding.identificationId),
+        expiresAt: ref.expiresAt,
+        documentSubmitted: this.hints.documentSubmitted(identification, id),
+        sessionEnded: this.hints.sessionEnded(id),
         now: this.now(),
       }),
-      expiresAt: binding.expiresAt,
+      expiresAt: ref.expiresAt,
+      ...(this.options.longPoll ? {} : { pollAfterMs: this.options.pollIntervalMs }),
     };
   }
 
   /**
-   * The first time a session is seen approved its id is regenerated, keeping its data (fixation).
-   * Not when the response is already on its way (its new cookie could not be sent).
+   * The verification this request may use, with its status read now (or within `maxAgeMs`).
+   * `binding` undefined: none bound, or (anonymous) not proven by the binding secret.
    */
-  async observeApproval(
-    req: Request,
-    binding: VerificationBinding,
-    identification: Identification,
-  ): Promise<void> {
-    if (!isApproved(identification.status) || binding.approvedAt !== undefined) return;
-    if (req.res?.headersSent) return;
-    const approvedAt = new Date(this.now()).toISOString();
-    await this.rotator.rotate(req, (session) => {
-      if (session.verifyKit?.identificationId === binding.identificationId) {
-        session.verifyKit = { ...session.verifyKit, approvedAt };
-      }
-    });
+  async lookup(req: Request, maxAgeMs = 0, known?: Owner): Promise<Lookup> {
+    const owner = known ?? (await this.bindings.ownerOf(req));
+    const binding = await this.bindings.find(req, owner);
+    if (binding === undefined) return { owner, binding };
+    const identification = await this.reader.read(binding.identificationId, { maxAgeMs });
+    return { owner, binding, identification, view: this.describe(binding, identification) };
   }
 
-  /** The status of this browser session's verification (undefined: none bound). */
-  async statusOf(
-    req: Request,
-    maxAgeMs = 0,
-  ): Promise<
-    { binding: VerificationBinding; identification: Identification; view: StatusResponseBody } | undefined
-  > {
-    const binding = readBinding(req);
-    if (binding === undefined) return undefined;
-    const identification = await this.reader.read(binding.identificationId, { maxAgeMs });
-    return { binding, identification, view: this.describe(binding, identification) };
+  /** A proven request saw its verification approved: the session id moves (anonymous, first time). */
+  async approvedBy(req: Request, found: Found): Promise<void> {
+    if (isApproved(found.identification.status)) {
+      await this.bindings.approved(req, found.owner, found.binding, this.now());
+    }
   }
 
   /** The creation body for this request: workflowId, defaults, then sessionOptions(req). */
-  async createBody(req: Request) {
+  async createBody(req: Request, request: { locale?: Locale; contact?: Record<string, string> } = {}) {
     const { sessionOptions, workflowId } = this.options;
+    const defaults = { workflowId, locale: request.locale ?? 'en' };
     let extra: SessionOptions = {};
     if (sessionOptions !== undefined) {
       try {
@@ -139,25 +160,25 @@ export class KitCore {
         this.log.error('sessionOptions(req) threw', {
           error: error instanceof Error ? error.message : String(error),
         });
-        throw kitError(
-          KIT_ERROR_CODES.SESSION_OPTIONS_FAILED,
-          'the server could not prepare the verification',
-        );
+        throw kitError(ERROR_CODE.SESSION_OPTIONS_FAILED, 'the server could not prepare the verification');
       }
     }
-    const body =
+    const body: Record<string, unknown> =
       sessionOptions === undefined
-        ? { workflowId, locale: 'en', sendOTP: false }
-        : { workflowId, locale: 'en', ...(typeof extra === 'object' ? extra : { invalid: extra }) };
+        ? { ...defaults, sendOTP: false } // contact-less: no OTP, nothing sent
+        : { ...defaults, ...(typeof extra === 'object' ? extra : { invalid: extra }) };
+    if (request.contact !== undefined) {
+      // The person asked for the link at this contact: it replaces any the app gave (one is allowed).
+      delete body.email;
+      delete body.phoneNumber;
+      Object.assign(body, request.contact, { sendOTP: true });
+    }
     const parsed = CreateSessionRequestSchema.safeParse(body);
     if (!parsed.success) {
       this.log.warn('sessionOptions(req) returned a body the service would refuse: fix sessionOptions', {
         issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
       });
-      throw kitError(
-        KIT_ERROR_CODES.SESSION_OPTIONS_INVALID,
-        'the server’s verification settings are invalid',
-      );
+      throw kitError(ERROR_CODE.SESSION_OPTIONS_INVALID, 'the server’s verification settings are invalid');
     }
     return parsed.data;
   }
@@ -172,7 +193,8 @@ export class KitCore {
       expiresAt: binding.expiresAt,
       status: view.status,
       phase: view.phase,
-      sendLink: [],
+      sendLink: this.options.sendLink,
+      ...(view.pollAfterMs === undefined ? {} : { pollAfterMs: view.pollAfterMs }),
     };
   }
 
@@ -208,16 +230,16 @@ export class KitCore {
       this.log.error(`${where}: unexpected error`, {
         error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       });
-    } else if (error.code === KIT_ERROR_CODES.SESSION_MIDDLEWARE_MISSING) {
+    } else if (error.code === ERROR_CODE.SESSION_MIDDLEWARE_MISSING) {
       this.warnOnce(error.message);
-    } else if (error.code === KIT_ERROR_CODES.SESSION_STORE_ERROR) {
+    } else if (error.code === ERROR_CODE.SESSION_STORE_ERROR) {
       const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
       this.log.error(`${where}: the session store failed`, { cause });
     }
   }
 
   assertOpen(): void {
-    if (this.#closed) throw kitError(KIT_ERROR_CODES.KIT_CLOSED, 'verify-kit is shutting down');
+    if (this.#closed) throw kitError(ERROR_CODE.KIT_CLOSED, 'verify-kit is shutting down');
   }
 
   async close(): Promise<void> {

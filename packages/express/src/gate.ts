@@ -1,9 +1,8 @@
 import { isApproved, isKnownStatus, type VerifyKitError } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { readBinding, sessionOf } from './binding.js';
 import type { KitCore } from './core.js';
-import { isUpstreamError, KIT_ERROR_CODES, kitError, sendError } from './errors.js';
+import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
 import { fn, invalidOptions } from './options.js';
 import type { ErrorResponseBody, Phase } from './protocol.js';
 import { isNavigation, sameOriginPath } from './request-guards.js';
@@ -20,6 +19,11 @@ export interface RequireApprovedOptions {
    * page for browser navigations and the JSON error body for anything else.
    */
   onUnavailable?: (req: Request, res: Response, error: VerifyKitError) => void;
+  /**
+   * 'respond' (default): the gate answers a refusal itself (303 or 403). 'next': a refusal goes to
+   * the app's error handler as a VerifyKitError NOT_APPROVED carrying `status` and `phase`.
+   */
+  onRefuse?: 'respond' | 'next';
 }
 
 /** The 403 of the gate. `status` and `phase` are null when no verification was started. */
@@ -43,20 +47,27 @@ const GateOptionsSchema = z.strictObject({
   onUnavailable: fn<NonNullable<RequireApprovedOptions['onUnavailable']>>(
     'must be a function (req, res, error) that sends the response',
   ).optional(),
+  onRefuse: z.enum(['respond', 'next'], { error: 'must be "respond" or "next"' }).default('respond'),
 });
 
 const KNOWN_GATE_OPTIONS = Object.keys(GateOptionsSchema.shape);
 
-function parseGateOptions(
-  input: unknown,
-): Required<Pick<RequireApprovedOptions, 'maxAgeMs'>> & RequireApprovedOptions {
+function parseGateOptions(input: unknown) {
   const parsed = GateOptionsSchema.safeParse(input ?? {});
   if (!parsed.success) throw invalidOptions('requireApproved', parsed.error, KNOWN_GATE_OPTIONS);
-  return {
-    maxAgeMs: parsed.data.maxAgeMs ?? 0,
-    ...(parsed.data.redirectTo ? { redirectTo: parsed.data.redirectTo } : {}),
-    ...(parsed.data.onUnavailable ? { onUnavailable: parsed.data.onUnavailable } : {}),
-  };
+  return parsed.data;
+}
+
+/** The refusal as an error for the app's handler (onRefuse: 'next'). */
+function notApproved(status: string | null, phase: Phase | null) {
+  const error = kitError(ERROR_CODE.NOT_APPROVED, refusalMessage(phase));
+  return Object.assign(error, { httpStatus: 403, verification: { status, phase } });
+}
+
+function refusalMessage(phase: Phase | null): string {
+  return phase === null
+    ? 'identity verification required: no verification was started for this account or browser session'
+    : `identity verification required (current phase: ${phase})`;
 }
 
 function refuse(
@@ -77,13 +88,7 @@ function refuse(
     return;
   }
   const body: NotApprovedBody = {
-    error: {
-      code: KIT_ERROR_CODES.NOT_APPROVED,
-      message:
-        phase === null
-          ? 'identity verification required: no verification was started in this session'
-          : `identity verification required (current phase: ${phase})`,
-    },
+    error: { code: ERROR_CODE.NOT_APPROVED, message: refusalMessage(phase) },
     status,
     phase,
   };
@@ -95,28 +100,32 @@ function refuse(
  * otherwise 303 for browser navigations, 403 JSON for the rest, 503 on any upstream failure.
  */
 export function createGate(core: KitCore, input?: RequireApprovedOptions): RequestHandler {
-  const { redirectTo, maxAgeMs, onUnavailable } = parseGateOptions(input);
+  const { redirectTo, maxAgeMs, onUnavailable, onRefuse } = parseGateOptions(input);
   return (req, res, next) => {
     let passed = false;
     const run = async () => {
       core.assertOpen();
-      sessionOf(req);
-      const binding = readBinding(req);
-      if (binding === undefined) {
-        refuse(req, res, redirectTo, null, null);
-        return;
-      }
-      const identification = await core.reader.read(binding.identificationId, { maxAgeMs });
-      const view = core.describe(binding, identification);
-      // DESIGN.md: an unknown status is an upstream failure for the gate (503), never a pass.
+      const found = await core.lookup(req, maxAgeMs);
+      const { accountId } = found.owner;
+      const refused = (status: string | null, phase: Phase | null) => {
+        core.audit({
+          type: 'gate.denied',
+          accountId,
+          identificationId: found.binding?.identificationId,
+          detail: phase,
+        });
+        if (onRefuse === 'next') next(notApproved(status, phase));
+        else refuse(req, res, redirectTo, status, phase);
+      };
+      if (found.binding === undefined) return refused(null, null);
+      const { identification, view } = found;
+      // An unknown status is an upstream failure for the gate (503), never a pass.
       if (!isKnownStatus(identification.status)) {
-        throw kitError(KIT_ERROR_CODES.UPSTREAM_UNKNOWN_STATUS, 'unknown identification status');
+        throw kitError(ERROR_CODE.UPSTREAM_UNKNOWN_STATUS, 'unknown identification status');
       }
-      if (!isApproved(identification.status)) {
-        refuse(req, res, redirectTo, view.status, view.phase);
-        return;
-      }
-      await core.observeApproval(req, binding, identification);
+      if (!isApproved(identification.status)) return refused(view.status, view.phase);
+      await core.approvedBy(req, found);
+      core.audit({ type: 'gate.granted', accountId, identificationId: found.binding.identificationId });
       passed = true;
       next();
     };
@@ -130,6 +139,7 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
         core.fail(res, error, 'requireApproved');
         return;
       }
+      core.audit({ type: 'gate.denied', detail: error.code });
       core.logFailure(error, 'requireApproved');
       if (onUnavailable !== undefined) {
         try {

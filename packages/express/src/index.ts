@@ -1,18 +1,33 @@
 export type { ErrorCode, VerifyRequest, VerifyResponse } from '@verify-kit/client';
 export { isVerifyKitError, VerifyKitError } from '@verify-kit/client';
+export type { AuditEvent, AuditHandler } from './audit.js';
 export type { VerificationBinding } from './binding.js';
+export type { BindingStore, StatusRecord } from './binding-store.js';
+export { createMemoryBindingStore } from './binding-store.js';
 export { ERROR_CODE } from './errors.js';
 export type { NotApprovedBody, RequireApprovedOptions } from './gate.js';
-export type { StatusOfOptions, StatusOfResult, VerifyKit } from './kit.js';
+export type { KitHealth } from './health.js';
+export type { AccountStatus, StatusOfOptions, StatusOfResult, VerifyKit } from './kit.js';
 export { createVerifyKit } from './kit.js';
 export type {
   Logger,
+  SessionLimit,
   SessionOptions,
   VerifyKitOptions,
+  WebhookPayloadParser,
   WebhookVerifier,
   WebhookVerifierInput,
 } from './options.js';
-export * from './protocol.js';
+export type {
+  ErrorResponseBody,
+  Locale,
+  Phase,
+  SessionRequestBody,
+  SessionResponseBody,
+  StatusResponseBody,
+} from './protocol.js';
+export { PHASE } from './protocol.js';
 export type { ReplayStore } from './replay-store.js';
 export type { StatusBus, StatusHint, StatusListener } from './status-bus.js';
 export { createMemoryStatusBus } from './status-bus.js';
+export type { StatusChangeEvent, StatusChangeHandler } from './status-events.js';

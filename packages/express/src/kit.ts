@@ -1,8 +1,8 @@
 import type { VerifyRequest, VerifyResponse } from '@verify-kit/client';
-import type { Request, RequestHandler, Router } from 'express';
-import { readBinding, sessionOf } from './binding.js';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { KitCore } from './core.js';
 import { createGate, type RequireApprovedOptions } from './gate.js';
+import { type KitHealth, readHealth } from './health.js';
 import { resolveOptions, type VerifyKitOptions } from './options.js';
 import type { Phase } from './protocol.js';
 import { createRouter } from './router.js';
@@ -13,7 +13,7 @@ export interface StatusOfOptions {
   maxAgeMs?: number;
 }
 
-/** `status`, `phase` and `expiresAt` are null when no verification was started in this session. */
+/** `status`, `phase` and `expiresAt` are null when no verification is bound. */
 export interface StatusOfResult {
   status: string | null;
   phase: Phase | null;
@@ -22,15 +22,34 @@ export interface StatusOfResult {
   approved: boolean;
 }
 
+/** An account's verification, read now: for jobs, webhooks of your own, admin pages. */
+export interface AccountStatus extends StatusOfResult {
+  status: string;
+  phase: Phase;
+  expiresAt: string;
+  identificationId: string;
+  verificationSessionId: string;
+}
+
 export interface VerifyKit {
   /** The widget protocol (POST /session, GET /status, GET /qr.svg) and POST /webhook. */
   readonly router: Router;
-  /** The gate: next() only when this session's identification is APPROVED. */
+  /** The gate: next() only when this account's (or session's) identification is APPROVED. */
   requireApproved(options?: RequireApprovedOptions): RequestHandler;
-  /** This session's status, for custom logic. Throws VerifyKitError on an upstream failure: fail closed. */
+  /** This request's status, for custom logic. Throws VerifyKitError on an upstream failure: fail closed. */
   statusOf(req: Request, options?: StatusOfOptions): Promise<StatusOfResult>;
-  /** Spec endpoint 3 for this session's identification, e.g. { type: 'DOCUMENT_COUNTRY', value: 'TUR' }. */
+  /** Spec endpoint 3 for this request's identification, e.g. { type: 'DOCUMENT_COUNTRY', value: 'TUR' }. */
   verify(req: Request, body: VerifyRequest): Promise<VerifyResponse>;
+  /**
+   * Unbinds the verification of this request's account (or anonymous session): the gate refuses it
+   * from the next request on, on every instance sharing the binding store. Pass `res` to also delete
+   * an anonymous visitor's binding cookie.
+   */
+  forget(req: Request, res?: Response): Promise<void>;
+  /** An account's verification read now; undefined when none is bound. */
+  statusOfAccount(accountId: string): Promise<AccountStatus | undefined>;
+  /** For a readiness probe: whether the status bus and the binding store answer. */
+  health(): Promise<KitHealth>;
   /** Ends long-polls and timers, closes the upstream connections. The router answers 503 after. */
   close(): Promise<void>;
 }
@@ -43,18 +62,44 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
     async statusOf(req, statusOptions = {}) {
       core.assertOpen();
       const maxAgeMs = statusOptions.maxAgeMs ?? 0;
-      const result = await core.statusOf(req, Number.isInteger(maxAgeMs) && maxAgeMs > 0 ? maxAgeMs : 0);
-      if (result === undefined) return { status: null, phase: null, expiresAt: null, approved: false };
-      await core.observeApproval(req, result.binding, result.identification);
-      return { ...result.view, approved: result.identification.status === 'APPROVED' };
+      const found = await core.lookup(req, Number.isInteger(maxAgeMs) && maxAgeMs > 0 ? maxAgeMs : 0);
+      if (found.binding === undefined) return { status: null, phase: null, expiresAt: null, approved: false };
+      await core.approvedBy(req, found);
+      const { status, phase, expiresAt } = found.view;
+      return { status, phase, expiresAt, approved: found.identification.status === 'APPROVED' };
     },
     async verify(req, body) {
       core.assertOpen();
-      sessionOf(req);
-      const binding = readBinding(req);
+      const owner = await core.bindings.ownerOf(req);
+      const binding = await core.bindings.find(req, owner);
       if (binding === undefined) throw noVerification();
       return core.client.verify(binding.identificationId, body);
     },
+    async forget(req, res) {
+      core.assertOpen();
+      const owner = await core.bindings.ownerOf(req);
+      const forgotten = await core.bindings.forget(req, res ?? req.res, owner);
+      if (forgotten !== undefined) {
+        core.audit({ type: 'binding.forgotten', ...owner, identificationId: forgotten.identificationId });
+      }
+    },
+    async statusOfAccount(accountId) {
+      core.assertOpen();
+      const owner = { accountId: String(accountId) };
+      const binding = await core.bindings.find(undefined, owner);
+      if (binding === undefined) return undefined;
+      const identification = await core.reader.read(binding.identificationId);
+      const { status, phase, expiresAt } = core.describe(binding, identification);
+      return {
+        status,
+        phase,
+        expiresAt,
+        approved: status === 'APPROVED',
+        identificationId: binding.identificationId,
+        verificationSessionId: binding.verificationSessionId,
+      };
+    },
+    health: () => readHealth(core),
     close: () => core.close(),
   };
 }

@@ -7,9 +7,23 @@ import {
 } from '@verify-kit/client';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { MAX_WAIT_SECONDS } from './protocol.js';
+import type { AuditHandler } from './audit.js';
+import { type BindingStore, createMemoryBindingStore } from './binding-store.js';
+import type { AccountOf } from './bindings.js';
+import { DEFAULT_MAX_WAIT_SECONDS, MAX_WAIT_SECONDS, type SendLinkChannel } from './protocol.js';
 import type { ReplayStore } from './replay-store.js';
 import type { StatusBus } from './status-bus.js';
+import type { StatusChangeHandler } from './status-events.js';
+
+/** What a webhook is about, from its parsed JSON: the identification and the event type. */
+export type WebhookPayloadParser = (json: unknown) => { identificationId: string; type: string } | undefined;
+
+/** Creation limits per fixed window: per browser session or account, and per client address. */
+export interface SessionLimit {
+  perClient: number;
+  perIp: number;
+  windowSeconds: number;
+}
 
 /** An undici Dispatcher, as the client takes it (its type comes through the client). */
 export type Dispatcher = NonNullable<ClientOptions['dispatcher']>;
@@ -42,6 +56,31 @@ export interface VerifyKitOptions {
   /** The service's API key. Stays in this process: never sent to a browser, never logged. */
   apiKey: string;
   workflowId: string;
+  /**
+   * The signed-in account of this request (undefined: an anonymous visitor). With it, a verification
+   * belongs to the account, kept in `bindingStore`, and follows the person across sign-ins and devices.
+   */
+  accountOf?: (req: Request) => string | number | undefined | Promise<string | number | undefined>;
+  /** Where account bindings and last-seen statuses live. Default: in memory (one process). */
+  bindingStore?: BindingStore;
+  /** Told once per status transition of a verification this kit created, from upstream reads. */
+  onStatusChange?: StatusChangeHandler;
+  /** Told of each session created, gate decision, accepted webhook and forget (ids only). */
+  onAudit?: AuditHandler;
+  /** Channels through which the person may have the link sent (`POST /session { sendTo }`). Default none. */
+  sendLink?: readonly SendLinkChannel[];
+  /** false: GET /status never holds a request (serverless); the widget polls after `pollAfterMs`. Default true. */
+  longPoll?: boolean;
+  /** Open long-polls per process; beyond, 429 TOO_MANY_LONG_POLLS. Default 10000 (4 per verification always). */
+  maxLongPolls?: number;
+  /** Creations per window; false: no limit (e.g. behind your own). Default 5 per client, 30 per address, 60 s. */
+  sessionLimit?: SessionLimit | false;
+  /** Upstream reads per identification per second; more are served a read under 1 s old. Default 5. */
+  maxReadsPerSecond?: number;
+  /** Allow http:// to a host that is not this machine (the API key travels in clear text). Default false. */
+  allowInsecureHttp?: boolean;
+  /** The webhook body's meaning; default the v1 event `{ type, data: { identificationId } }`. */
+  webhookPayload?: WebhookPayloadParser;
   /** The rest of the creation body for this request's user (email, locale, approvalCriteria…). */
   sessionOptions?: (req: Request) => SessionOptions | Promise<SessionOptions>;
   /** `whsec_<base64>`; several during a rotation (any one valid signature passes). */
@@ -56,7 +95,7 @@ export interface VerifyKitOptions {
   dispatcher?: Dispatcher;
   /** How often a waiting long-poll re-reads the upstream. Default 2000. */
   pollIntervalMs?: number;
-  /** Upper bound of `wait` on GET /status. Default and maximum 30. */
+  /** Upper bound of `wait` on GET /status. Default 25 (below API gateways' 29 s), maximum 30. */
   maxWaitSeconds?: number;
   /** Delivers webhook hints to long-polls; default in memory (one process). */
   statusBus?: StatusBus;
@@ -66,24 +105,6 @@ export interface VerifyKitOptions {
   logger?: Logger;
   /** Epoch ms; for tests that move time. Default Date.now. */
   now?: () => number;
-}
-
-export interface ResolvedOptions {
-  baseUrl: string;
-  apiKey: string;
-  workflowId: string;
-  sessionOptions: VerifyKitOptions['sessionOptions'];
-  webhookSecrets: readonly string[] | undefined;
-  webhookVerifier: WebhookVerifier | undefined;
-  timeoutMs: number | undefined;
-  retries: number | undefined;
-  dispatcher: Dispatcher | undefined;
-  pollIntervalMs: number;
-  maxWaitSeconds: number;
-  statusBus: StatusBus | undefined;
-  replayStore: ReplayStore | undefined;
-  logger: Logger | undefined;
-  now: () => number;
 }
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
@@ -97,6 +118,23 @@ const webhookSecretSchema = z
       'must look like whsec_<base64 of at least 16 bytes> (copy it from the service’s webhook settings, e.g. process.env.IDV_WEBHOOK_SECRET)',
   });
 
+const int = (unit: '' | 'seconds' | 'milliseconds', min: number, max: number) =>
+  z
+    .int({ error: `must be an integer${unit ? ` number of ${unit}` : ''}` })
+    .min(min, { error: min === 0 ? 'must be 0 or more' : `must be at least ${min}${unit ? ` ${unit}` : ''}` })
+    .max(max, { error: `must be at most ${max}${unit ? ` ${unit}` : ''}` });
+
+const objectWith = <T>(methods: readonly string[], error: string) =>
+  z.custom<T>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      methods.every((name) => isFunction((value as Record<string, unknown>)[name])),
+    { error },
+  );
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
 const OptionsSchema = z
   .strictObject({
     baseUrl: z
@@ -108,7 +146,8 @@ const OptionsSchema = z
       })
       .refine((value) => !/\/api\/v1\/?$/.test(value), {
         error: 'must not end with /api/v1: give the service’s base address only',
-      }),
+      })
+      .transform((value) => value.replace(/\/+$/, '')),
     apiKey: z
       .string({ error: 'is required: the service’s API key as a string (e.g. process.env.IDV_API_KEY)' })
       .refine((value) => value.trim().length > 0 && !/[\r\n]/.test(value), {
@@ -118,6 +157,39 @@ const OptionsSchema = z
       .string({ error: 'is required: the id of the service’s workflow, e.g. "default"' })
       .min(1, { error: 'must not be empty: the id of the service’s workflow, e.g. "default"' })
       .max(128, { error: 'must be at most 128 characters' }),
+    accountOf: fn<AccountOf>(
+      'must be a function (req) => the signed-in account id (a string), or undefined for a visitor',
+    ).optional(),
+    bindingStore: objectWith<BindingStore>(
+      ['get', 'set', 'delete', 'getStatus', 'compareAndSetStatus', 'deleteStatus'],
+      'must implement BindingStore: get, set, delete, getStatus, compareAndSetStatus, deleteStatus (see createMemoryBindingStore)',
+    ).default(createMemoryBindingStore),
+    onStatusChange: fn<StatusChangeHandler>('must be a function (event) => void').optional(),
+    onAudit: fn<AuditHandler>('must be a function (event) => void').optional(),
+    sendLink: z
+      .array(z.enum(['email', 'sms'], { error: 'must list "email" and/or "sms"' }))
+      .readonly()
+      .default([]),
+    longPoll: z.boolean({ error: 'must be true or false' }).default(true),
+    maxLongPolls: int('', 1, 1_000_000).default(10_000),
+    sessionLimit: z
+      .union(
+        [
+          z.literal(false),
+          z.strictObject({
+            perClient: int('', 1, 10_000),
+            perIp: int('', 1, 1_000_000),
+            windowSeconds: int('seconds', 1, 86_400),
+          }),
+        ],
+        { error: 'must be false or { perClient, perIp, windowSeconds }' },
+      )
+      .default({ perClient: 5, perIp: 30, windowSeconds: 60 }),
+    maxReadsPerSecond: int('', 1, 10_000).default(5),
+    allowInsecureHttp: z.boolean({ error: 'must be true or false' }).default(false),
+    webhookPayload: fn<WebhookPayloadParser>(
+      'must be a function (json) => ({ identificationId, type }) or undefined for a body it does not know',
+    ).optional(),
     sessionOptions: fn<VerifyKitOptions['sessionOptions']>(
       'must be a function (req) => ({ email?, phoneNumber?, locale?, … }) returning the rest of the session body',
     ).optional(),
@@ -132,57 +204,28 @@ const OptionsSchema = z
             'must be a whsec_<base64> string, or an array of them during a rotation (e.g. process.env.IDV_WEBHOOK_SECRET)',
         },
       )
+      .transform((secrets): readonly string[] => (typeof secrets === 'string' ? [secrets] : secrets))
       .optional(),
     webhookVerifier: fn<WebhookVerifier>(
       'must be a function ({ headers, body }) => ({ id }) that throws on a bad signature',
     ).optional(),
-    timeoutMs: z
-      .int({ error: 'must be an integer number of milliseconds' })
-      .min(1, { error: 'must be at least 1 ms' })
-      .max(120_000, { error: 'must be at most 120000 ms' })
-      .optional(),
-    retries: z
-      .int({ error: 'must be an integer' })
-      .min(0, { error: 'must be 0 or more' })
-      .max(10, { error: 'must be at most 10' })
-      .optional(),
-    dispatcher: z
-      .custom<Dispatcher>(
-        (value) => typeof value === 'object' && value !== null && isFunction((value as Dispatcher).dispatch),
-        {
-          error: 'must be an undici Dispatcher (Agent, Pool, ProxyAgent…)',
-        },
-      )
-      .optional(),
-    pollIntervalMs: z
-      .int({ error: 'must be an integer number of milliseconds' })
-      .min(50, { error: 'must be at least 50 ms' })
-      .max(60_000, { error: 'must be at most 60000 ms' })
-      .optional(),
-    maxWaitSeconds: z
-      .int({ error: 'must be an integer number of seconds' })
-      .min(0, { error: 'must be 0 or more' })
-      .max(MAX_WAIT_SECONDS, { error: `must be at most ${MAX_WAIT_SECONDS} seconds` })
-      .optional(),
-    statusBus: z
-      .custom<StatusBus>(
-        (value) =>
-          typeof value === 'object' &&
-          value !== null &&
-          isFunction((value as StatusBus).publish) &&
-          isFunction((value as StatusBus).subscribe),
-        {
-          error:
-            'must be an object with publish(identificationId, hint) and subscribe(listener) => unsubscribe',
-        },
-      )
-      .optional(),
-    replayStore: z
-      .custom<ReplayStore>(
-        (value) => typeof value === 'object' && value !== null && isFunction((value as ReplayStore).claim),
-        { error: 'must be an object with claim(id, ttlSeconds) => boolean | Promise<boolean>' },
-      )
-      .optional(),
+    timeoutMs: int('milliseconds', 1, 120_000).optional(),
+    retries: int('', 0, 10).optional(),
+    // Checked by shape; typed as the client's Dispatcher where it is passed on (core.ts).
+    dispatcher: objectWith<{ dispatch(...args: never[]): unknown }>(
+      ['dispatch'],
+      'must be an undici Dispatcher (Agent, Pool, ProxyAgent…)',
+    ).optional(),
+    pollIntervalMs: int('milliseconds', 50, 60_000).default(2000),
+    maxWaitSeconds: int('seconds', 0, MAX_WAIT_SECONDS).default(DEFAULT_MAX_WAIT_SECONDS),
+    statusBus: objectWith<StatusBus>(
+      ['publish', 'subscribe'],
+      'must be an object with publish(identificationId, hint) and subscribe(listener) => unsubscribe',
+    ).optional(),
+    replayStore: objectWith<ReplayStore>(
+      ['claim'],
+      'must be an object with claim(id, ttlSeconds) => boolean | Promise<boolean>',
+    ).optional(),
     logger: z
       .custom<Logger>(
         (value) =>
@@ -194,7 +237,7 @@ const OptionsSchema = z
         { error: 'must be an object with optional debug/info/warn/error functions (console works)' },
       )
       .optional(),
-    now: fn<() => number>('must be a function returning epoch milliseconds').optional(),
+    now: fn<() => number>('must be a function returning epoch milliseconds').default(() => Date.now),
   })
   .superRefine((options, ctx) => {
     if (options.webhookSecret !== undefined && options.webhookVerifier !== undefined) {
@@ -204,7 +247,19 @@ const OptionsSchema = z
         message: 'cannot be combined with webhookSecret: pass one of them',
       });
     }
+    const url = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : undefined;
+    if (url?.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !options.allowInsecureHttp) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message:
+          'uses http:// to another machine: the API key would travel in clear text; use https:// (or allowInsecureHttp: true on a private network)',
+      });
+    }
   });
+
+/** The options after validation, with every default filled in. */
+export type ResolvedOptions = z.output<typeof OptionsSchema>;
 
 const KNOWN_OPTIONS = Object.keys(OptionsSchema.shape ?? {});
 
@@ -234,27 +289,5 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   }
   const parsed = OptionsSchema.safeParse(input);
   if (!parsed.success) throw invalidOptions('createVerifyKit', parsed.error, KNOWN_OPTIONS);
-  const o = parsed.data;
-  return {
-    baseUrl: o.baseUrl.replace(/\/+$/, ''),
-    apiKey: o.apiKey,
-    workflowId: o.workflowId,
-    sessionOptions: o.sessionOptions,
-    webhookSecrets:
-      o.webhookSecret === undefined
-        ? undefined
-        : typeof o.webhookSecret === 'string'
-          ? [o.webhookSecret]
-          : o.webhookSecret,
-    webhookVerifier: o.webhookVerifier,
-    timeoutMs: o.timeoutMs,
-    retries: o.retries,
-    dispatcher: o.dispatcher,
-    pollIntervalMs: o.pollIntervalMs ?? 2000,
-    maxWaitSeconds: o.maxWaitSeconds ?? MAX_WAIT_SECONDS,
-    statusBus: o.statusBus,
-    replayStore: o.replayStore,
-    logger: o.logger,
-    now: o.now ?? Date.now,
-  };
+  return parsed.data;
 }

@@ -15,7 +15,7 @@ export interface PhaseInput {
 }
 
 /**
- * The kit's view of an identification for people (DESIGN.md "phase"). Pure: same input, same phase.
+ * The kit's view of an identification for people (docs/architecture.md, "phase"). Pure: same input, same phase.
  * Expiry only matters while the person still has something to do in the session; a decision
  * (approved, rejected) outlives the session.
  */
@@ -36,7 +36,7 @@ export function phaseOf({
     case IDENTIFICATION_STATUS.RESUBMISSION_REQUIRED:
       return expired ? PHASE.EXPIRED : PHASE.RESUBMISSION_REQUIRED;
     case IDENTIFICATION_STATUS.IN_MANUAL_REVIEW:
-      return PHASE.IN_REVIEW;
+      return PHASE.IN_MANUAL_REVIEW;
     case IDENTIFICATION_STATUS.IN_AUTOMATIC_REVIEW:
       if (documentSubmitted) return PHASE.IN_REVIEW;
       return expired ? PHASE.EXPIRED : PHASE.AWAITING_USER;

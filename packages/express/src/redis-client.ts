@@ -2,6 +2,7 @@ import { ERROR_CODES, VerifyKitError } from '@verify-kit/client';
 import { createClient } from 'redis';
 import { createLog, type Log } from './log.js';
 import type { Logger } from './options.js';
+import { withTimeout as withDeadline } from './with-timeout.js';
 
 /**
  * What verify-kit uses of a node-redis (v6) client: `createClient()` from `redis` fits, whatever
@@ -119,14 +120,9 @@ export function openConnection(factory: string, options: RedisConnectionOptions 
   return { client: own, owned: true, connected, log, watch };
 }
 
-/** Rejects after `ms` (the command may still complete later; its result is then ignored). */
+/** Rejects after `ms` (default: the kit's Redis timeout). */
 export function withTimeout<T>(promise: Promise<T>, ms = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`redis did not answer within ${ms} ms`)), ms);
-  });
-  promise.catch(() => {});
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return withDeadline(promise, ms);
 }
 
 /** Closes a client politely when it is connected, at once otherwise; never throws. */

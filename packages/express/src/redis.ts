@@ -1,5 +1,8 @@
 // @verify-kit/express/redis: the pieces for several instances behind a load balancer. Its own
 // entry point, so that the main entry never loads `redis` (an optional peer dependency).
+
+export type { RedisBindingStore, RedisBindingStoreOptions } from './redis-binding-store.js';
+export { createRedisBindingStore, DEFAULT_BINDING_PREFIX } from './redis-binding-store.js';
 export type { RedisClientLike, RedisConnectionOptions } from './redis-client.js';
 export type { RedisReplayStoreOptions } from './redis-replay-store.js';
 export { createRedisReplayStore, DEFAULT_REPLAY_PREFIX } from './redis-replay-store.js';

@@ -16,6 +16,15 @@ interface InFlight {
   promise: Promise<Identification>;
 }
 
+export interface ReaderHooks {
+  /** Upstream reads per identification per second; beyond, a read under 1 s old is served. */
+  maxReadsPerSecond: number;
+  /** Each upstream read that answered (not a reuse), with when it started. */
+  onRead?(identificationId: string, identification: Identification, startedAt: number): void;
+}
+
+const PRESSURE_WINDOW_MS = 1000;
+
 /**
  * Every status read of the kit (gate, /status, long-polls, statusOf) goes through here: concurrent
  * reads of one identification share one upstream call (single-flight), and a recent read may be
@@ -24,18 +33,27 @@ interface InFlight {
 export class StatusReader {
   readonly #inFlight = new Map<string, InFlight>();
   readonly #latest: BoundedMap<string, { identification: Identification; readAt: number }>;
+  // Upstream reads started per identification in the current one-second window.
+  readonly #pressure: BoundedMap<string, { count: number }>;
 
   constructor(
     private readonly client: VerifyClient,
     private readonly now: () => number,
+    private readonly hooks: ReaderHooks = { maxReadsPerSecond: Number.POSITIVE_INFINITY },
   ) {
     this.#latest = new BoundedMap(50_000, 3_600_000, now);
+    this.#pressure = new BoundedMap(50_000, PRESSURE_WINDOW_MS, now);
   }
 
   read(identificationId: string, { maxAgeMs = 0 }: ReadOptions = {}): Promise<Identification> {
-    if (maxAgeMs > 0) {
+    // Under pressure (a flood of gated requests for one person) a read under a second old is as
+    // good; a webhook's invalidate() removes it, so a change is never hidden behind it.
+    const allowedAge = this.#underPressure(identificationId)
+      ? Math.max(maxAgeMs, PRESSURE_WINDOW_MS)
+      : maxAgeMs;
+    if (allowedAge > 0) {
       const latest = this.#latest.get(identificationId);
-      if (latest !== undefined && this.now() - latest.readAt < maxAgeMs)
+      if (latest !== undefined && this.now() - latest.readAt < allowedAge)
         return Promise.resolve(latest.identification);
     }
     const pending = this.#inFlight.get(identificationId);
@@ -43,6 +61,8 @@ export class StatusReader {
 
     // Registered synchronously, so every caller of this tick joins the same upstream call.
     const entry = {} as InFlight;
+    const startedAt = this.now();
+    this.#count(identificationId);
     const settle = () => {
       if (this.#inFlight.get(identificationId) === entry) {
         this.#inFlight.delete(identificationId);
@@ -63,10 +83,16 @@ export class StatusReader {
           }
           // Only a read nobody invalidated meanwhile may be reused later.
           if (settle()) this.#latest.set(identificationId, { identification, readAt: this.now() });
+          try {
+            this.hooks.onRead?.(identificationId, identification, startedAt);
+          } catch {
+            // The hook's own failures are its own (it logs them).
+          }
           return identification;
         },
         (error: unknown) => {
-          settle();
+          // The latest answer is a failure: nothing older may stand in for it (fail closed).
+          if (settle()) this.#latest.delete(identificationId);
           throw isVerifyKitError(error)
             ? error
             : new VerifyKitError(ERROR_CODES.UPSTREAM_UNAVAILABLE, 'reading the identification failed', {
@@ -78,6 +104,16 @@ export class StatusReader {
     return entry.promise;
   }
 
+  #underPressure(identificationId: string): boolean {
+    return (this.#pressure.get(identificationId)?.count ?? 0) >= this.hooks.maxReadsPerSecond;
+  }
+
+  #count(identificationId: string): void {
+    const window = this.#pressure.get(identificationId);
+    if (window === undefined) this.#pressure.set(identificationId, { count: 1 });
+    else window.count++;
+  }
+
   /** A webhook said this identification changed: forget what we know and what is in flight. */
   invalidate(identificationId: string): void {
     this.#latest.delete(identificationId);
@@ -86,6 +122,7 @@ export class StatusReader {
 
   clear(): void {
     this.#latest.clear();
+    this.#pressure.clear();
     this.#inFlight.clear();
   }
 }

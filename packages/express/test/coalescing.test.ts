@@ -5,13 +5,19 @@ import {
   capturingLogger,
   deliverWebhook,
   expectKeyNeverLeaked,
+  type FakeUpstream,
   listen,
   startFakeUpstream,
 } from '@verify-kit/testkit';
 import express from 'express';
 import session from 'express-session';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifyKit, type StatusResponseBody } from '../src/index.js';
+import {
+  createVerifyKit,
+  type ErrorResponseBody,
+  type SessionResponseBody,
+  type StatusResponseBody,
+} from '../src/index.js';
 import { startApp } from './support/app.js';
 import { submitDocument } from './support/sandbox.js';
 
@@ -25,6 +31,21 @@ const until = async (condition: () => boolean) => {
 
 /** The identificationId the fake created last. */
 const lastCreated = (statuses: Map<string, string>) => [...statuses.keys()].at(-1)!;
+
+/** The app's test sign-in (`/login?user=…`) as the account. */
+const userOf = (req: express.Request) => (req.session as unknown as { user?: string }).user;
+
+/** The fake upstream holds session creations until the returned function is called. */
+function holdCreation(upstream: FakeUpstream): () => void {
+  let release!: () => void;
+  upstream.holdCreate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return () => {
+    release();
+    upstream.holdCreate = undefined;
+  };
+}
 
 describe('single-flight status reads', () => {
   it('100 concurrent gated requests of one user cause exactly 1 upstream read', async () => {
@@ -70,9 +91,9 @@ describe('single-flight status reads', () => {
       expect(upstream.reads).toBe(1);
       expect(all.map((res) => res.status)).toEqual(Array(100).fill(200));
       expect(passed).toBe(100);
-      // First approval: one regeneration; every concurrent response carries the same new session.
-      const cookies = new Set(all.map((res) => String(res.headers['set-cookie']).split(';')[0]));
-      expect(cookies.size).toBe(1);
+      // First approval: one regeneration, sent on one response only (never handed to another request).
+      const renewed = all.filter((res) => String(res.headers['set-cookie'] ?? '').includes('connect.sid='));
+      expect(renewed).toHaveLength(1);
       expect(browser.cookieHeader).not.toBe(cookieBefore);
       expect((await browser.get('/gated')).status).toBe(200);
     } finally {
@@ -114,76 +135,73 @@ describe('single-flight status reads', () => {
 });
 
 describe('single-flight session creation', () => {
-  it('tabs of one browser session starting a verification at the same moment share one upstream session', async () => {
+  it('tabs of one browser session starting at the same moment: one creates, the others are told to ask again', async () => {
     const upstream = await startFakeUpstream();
-    const kit = createVerifyKit({
-      baseUrl: upstream.url,
-      apiKey: API_KEY,
-      workflowId: 'default',
-      logger: capturingLogger(),
-    });
-    const app = express();
-    app.use(session({ secret: 's', resave: false, saveUninitialized: false }));
-    app.post('/login', (req, res) => {
-      (req.session as unknown as { user: string }).user = 'ada';
-      res.json({ ok: true });
-    });
-    let arrived = 0;
-    app.use(
-      '/identity',
-      (req, _res, next) => {
-        if (req.path === '/session') arrived++;
-        next();
-      },
-      kit.router,
-    );
-    const server = await listen(app);
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
     try {
-      const signedIn = new Browser(server.url);
-      await signedIn.post('/login');
+      const signedIn = app.browser();
+      await signedIn.post('/login?user=ada');
       const cookieBefore = signedIn.cookieHeader;
       // Each tab sends the same cookie and keeps what its own response sets.
-      const tabs = Array.from({ length: 5 }, () => new Browser(server.url, signedIn.cookies.clone()));
-
-      // The upstream holds the creation until every tab's request reached the kit.
-      let release!: () => void;
-      upstream.holdCreate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const responses = Promise.all(tabs.map((tab) => tab.post<{ qrCodeUrl: string }>('/identity/session')));
-      await until(() => arrived === 5);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      const tabs = Array.from({ length: 5 }, () => new Browser(app.url, signedIn.cookies.clone()));
+      const release = holdCreation(upstream);
+      const responses = Promise.all(tabs.map((tab) => tab.post<SessionResponseBody>('/identity/session')));
+      await until(() => upstream.created.length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
       release();
       const all = await responses;
 
-      expect(all.map((res) => res.status)).toEqual(Array(5).fill(201));
+      expect(all.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409]);
       expect(upstream.created).toHaveLength(1);
-      // qrCodeUrl is derived from the upstream session id: the same one for every tab.
-      expect(new Set(all.map((res) => res.json.qrCodeUrl)).size).toBe(1);
-      // Every tab continues as the one regenerated session (fixation: the old id is gone).
-      expect(new Set(tabs.map((tab) => tab.cookieHeader)).size).toBe(1);
-      expect(tabs[0]!.cookieHeader).not.toBe(cookieBefore);
-      for (const tab of tabs) {
-        expect((await tab.get<StatusResponseBody>('/identity/status')).json.phase).toBe('awaiting_user');
+      const refused = all.filter((res) => res.status === 409);
+      for (const res of refused) {
+        expect(res.headers['retry-after']).toBe('1');
+        expect((res.json as unknown as ErrorResponseBody).error.code).toBe('SESSION_CREATION_IN_PROGRESS');
       }
-      expect((await signedIn.get('/identity/status')).status).toBe(404);
-      // Later calls reuse the binding; only { restart: true } creates another upstream session.
-      expect((await tabs[1]!.post<{ qrCodeUrl: string }>('/identity/session')).json.qrCodeUrl).toBe(
-        all[0]!.json.qrCodeUrl,
+      // A browser shares its cookies between tabs: asked again, a tab resumes the one session.
+      const winner = tabs[all.findIndex((res) => res.status === 201)]!;
+      expect(winner.cookieHeader).not.toBe(cookieBefore);
+      const again = await new Browser(app.url, winner.cookies.clone()).post<SessionResponseBody>(
+        '/identity/session',
       );
+      expect(again.json.qrCodeUrl).toBe(all.find((res) => res.status === 201)!.json.qrCodeUrl);
       expect(upstream.created).toHaveLength(1);
-      await tabs[2]!.post('/identity/session', { restart: true });
+      // The old cookie holds no verification, and only { restart: true } creates another session.
+      expect((await signedIn.get('/identity/status')).status).toBe(404);
+      await winner.post('/identity/session', { restart: true });
       expect(upstream.created).toHaveLength(2);
     } finally {
-      await kit.close();
-      await server.close();
+      await app.close();
       await upstream.close();
     }
   });
 
-  it('a failed creation fails every waiting tab, and the next attempt starts afresh', async () => {
+  it('tabs of one signed-in account starting at the same moment share one upstream session', async () => {
     const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, accountOf: userOf });
+    try {
+      const devices = [app.browser(), app.browser(), app.browser()];
+      for (const device of devices) await device.post('/login?user=ada');
+      const release = holdCreation(upstream);
+      const responses = Promise.all(
+        devices.map((device) => device.post<SessionResponseBody>('/identity/session')),
+      );
+      await until(() => upstream.created.length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      release();
+      const all = await responses;
+      expect(all.map((res) => res.status)).toEqual([201, 201, 201]);
+      expect(new Set(all.map((res) => res.json.qrCodeUrl)).size).toBe(1);
+      expect(upstream.created).toHaveLength(1);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+
+  it('a failed creation fails every waiting tab of the account, and the next attempt starts afresh', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, accountOf: userOf });
     try {
       const first = app.browser();
       await first.post('/login?user=ada');
@@ -224,7 +242,7 @@ describe('single-flight session creation', () => {
 });
 
 describe('long-polls', () => {
-  it('10 tabs of one user share the reads, and a signed webhook wakes them all with one read', async () => {
+  it('4 tabs of one user share the reads, a 5th is told to wait, and a signed webhook wakes them all with one read', async () => {
     const secret = generateWebhookSecret();
     const upstream = await startFakeUpstream();
     // A poll interval longer than the wait: only the webhook can wake the tabs.
@@ -239,7 +257,7 @@ describe('long-polls', () => {
       await first.post('/identity/session');
       const identificationId = lastCreated(upstream.statuses);
       upstream.reads = 0;
-      const tabs = Array.from({ length: 10 }, () => {
+      const tabs = Array.from({ length: 4 }, () => {
         const tab = new Browser(app.url);
         for (const [name, value] of first.cookies) tab.cookies.set(name, value);
         return tab;
@@ -250,6 +268,13 @@ describe('long-polls', () => {
       await until(() => upstream.reads === 1);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(upstream.reads).toBe(1);
+      // Long-polls one verification may hold are capped (a flood of them would hold the server).
+      const fifth = await first.get<ErrorResponseBody>('/identity/status?wait=20&since=awaiting_user');
+      expect([fifth.status, fifth.json.error.code, fifth.headers['retry-after']]).toEqual([
+        429,
+        'TOO_MANY_LONG_POLLS',
+        '2',
+      ]);
 
       upstream.statuses.set(identificationId, 'IN_MANUAL_REVIEW');
       const hook = await deliverWebhook(app.browser(), {
@@ -259,7 +284,7 @@ describe('long-polls', () => {
       });
       expect(hook.status).toBe(204);
       const answers = await Promise.all(polls);
-      expect(answers.map((res) => res.json.phase)).toEqual(Array(10).fill('in_review'));
+      expect(answers.map((res) => res.json.phase)).toEqual(Array(4).fill('in_manual_review'));
       expect(upstream.reads).toBe(2);
     } finally {
       await app.close();
@@ -332,7 +357,7 @@ describe('long-polls', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       await submitDocument(sandbox, session.json.sessionCode, 'manual_review');
       const res = await poll;
-      expect(res.json.phase).toBe('in_review');
+      expect(res.json.phase).toBe('in_manual_review');
     } finally {
       await app.close();
       await sandbox.close();

@@ -25,23 +25,13 @@ describe('public exports', () => {
   it('stay this small', () => {
     expect(Object.keys(kit).sort()).toMatchInlineSnapshot(`
       [
-        "DEFAULT_MAX_WAIT_SECONDS",
         "ERROR_CODE",
-        "FINAL_PHASES",
-        "LOCALES",
-        "MAX_RETRY_AFTER_MS",
-        "MAX_WAIT_SECONDS",
         "PHASE",
-        "PHASES",
         "VerifyKitError",
+        "createMemoryBindingStore",
         "createMemoryStatusBus",
         "createVerifyKit",
-        "isErrorCode",
-        "isFinalPhase",
-        "isPhase",
         "isVerifyKitError",
-        "parseRetryAfter",
-        "sameOriginPath",
       ]
     `);
   });
@@ -69,8 +59,10 @@ describe('public exports', () => {
   it('@verify-kit/express/redis is its own entry: the main entry never loads redis', () => {
     expect(Object.keys(redis).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_BINDING_PREFIX",
         "DEFAULT_REPLAY_PREFIX",
         "DEFAULT_STATUS_CHANNEL",
+        "createRedisBindingStore",
         "createRedisReplayStore",
         "createRedisStatusBus",
       ]

@@ -277,7 +277,7 @@ describe('random requests to every route', () => {
     expect(problems).toEqual([]);
   });
 
-  it('signed webhooks with random payloads are accepted only as v1 events, and never crash the receiver', async () => {
+  it('signed webhooks with random payloads are acknowledged, acted on only as v1 events, and never crash the receiver', async () => {
     const event = fc.record({
       type: fc.oneof(fc.constantFrom('identification.submitted', 'identification.approved'), fc.string()),
       timestamp: fc.oneof(fc.string(), fc.integer()),
@@ -314,8 +314,8 @@ describe('random requests to every route', () => {
           cookie: undefined,
           body: Buffer.from(raw),
         });
-        expect([204, 400], text).toContain(status);
-        if (status === 400) expect(JSON.parse(text).error.code).toBe('WEBHOOK_PAYLOAD_INVALID');
+        // A healthy sender is never refused: a signed body the kit does not know is acknowledged.
+        expect(status, text).toBe(204);
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );

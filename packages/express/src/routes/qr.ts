@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import QRCode from 'qrcode';
-import { readBinding, sessionOf } from '../binding.js';
 import type { KitCore } from '../core.js';
 import { BoundedMap } from '../lru.js';
 import { noVerification } from './status.js';
@@ -13,8 +12,8 @@ export function qrRoute(core: KitCore): RequestHandler {
   return (req, res) => {
     const run = async () => {
       core.assertOpen();
-      sessionOf(req);
-      const binding = readBinding(req);
+      const owner = await core.bindings.ownerOf(req);
+      const binding = await core.bindings.find(req, owner);
       if (binding === undefined) throw noVerification();
       let svg = cache.get(binding.verificationSessionId);
       if (svg === undefined) {

@@ -1,47 +1,68 @@
 import { ERROR_CODES, isVerifyKitError } from '@verify-kit/client';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { readBinding, sessionOf, type VerificationBinding } from '../binding.js';
-import { refuseDeclaredOversize } from '../body-limit.js';
-import type { KitCore } from '../core.js';
-import { KIT_ERROR_CODES, kitError } from '../errors.js';
-import { PHASE } from '../protocol.js';
+import type { VerificationBinding } from '../binding.js';
+import type { Owner } from '../bindings.js';
+import { readJson } from '../body-limit.js';
+import type { Found, KitCore } from '../core.js';
+import { ERROR_CODE, kitError } from '../errors.js';
+import { LOCALES, PHASE, type Phase } from '../protocol.js';
 import { isCrossSite, isJsonContentType } from '../request-guards.js';
+import { maskContact } from './mask-contact.js';
 
-const SessionRequestSchema = z.strictObject({ restart: z.boolean().optional() });
+const SessionRequestSchema = z.strictObject({
+  restart: z.boolean().optional(),
+  locale: z.enum(LOCALES).optional(),
+  sendTo: z
+    .union([
+      z.strictObject({ email: z.email().max(254) }),
+      z.strictObject({ phoneNumber: z.string().regex(/^\+?[0-9 ()-]{6,24}$/) }),
+    ])
+    .optional(),
+});
+type SessionRequest = z.output<typeof SessionRequestSchema>;
 const BODY_LIMIT_BYTES = 4 * 1024;
 
-/** Refusals before the body is read: configuration, CSRF, content type. */
-function guard(core: KitCore): RequestHandler {
-  return (req, res, next) => {
-    try {
-      core.assertOpen();
-      sessionOf(req);
-      if (isCrossSite(req)) {
-        throw kitError(
-          KIT_ERROR_CODES.CROSS_SITE_REQUEST,
-          'cross-site requests may not start a verification',
-        );
-      }
-      if (!isJsonContentType(req)) {
-        throw kitError(KIT_ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, 'send Content-Type: application/json');
-      }
-      refuseDeclaredOversize(req, res, BODY_LIMIT_BYTES);
-      next();
-    } catch (error) {
-      core.fail(res, error, 'POST /session');
-    }
-  };
+/** Phases a restart must not throw away: a decision, or a document somebody is checking. */
+const KEPT_ON_RESTART: readonly Phase[] = [PHASE.APPROVED, PHASE.IN_REVIEW, PHASE.IN_MANUAL_REVIEW];
+
+async function parseRequest(core: KitCore, req: Request, res: Response): Promise<SessionRequest> {
+  core.assertOpen();
+  if (isCrossSite(req)) {
+    throw kitError(ERROR_CODE.CROSS_SITE_REQUEST, 'cross-site requests may not start a verification');
+  }
+  if (!isJsonContentType(req)) {
+    throw kitError(ERROR_CODE.UNSUPPORTED_MEDIA_TYPE, 'send Content-Type: application/json');
+  }
+  const parsed = SessionRequestSchema.safeParse(await readJson(req, res, BODY_LIMIT_BYTES));
+  if (!parsed.success) {
+    throw kitError(
+      ERROR_CODE.INVALID_BODY,
+      'the body must be {} or { "restart"?: true, "locale"?: "en" | "tr", "sendTo"?: { "email" } | { "phoneNumber" } }',
+      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
+  }
+  const channel =
+    parsed.data.sendTo === undefined ? undefined : 'email' in parsed.data.sendTo ? 'email' : 'sms';
+  if (channel !== undefined && !core.options.sendLink.includes(channel)) {
+    throw kitError(ERROR_CODE.SEND_LINK_NOT_ALLOWED, `this server does not send links by ${channel}`);
+  }
+  return parsed.data;
 }
 
-/** The live binding, still usable, with its status; undefined when a new session is needed. */
-async function reusable(core: KitCore, req: Request, binding: VerificationBinding) {
+/** The bound verification with its status, when it is to be answered as it is (no new session). */
+async function current(
+  core: KitCore,
+  req: Request,
+  owner: Owner,
+  request: SessionRequest,
+): Promise<Found | undefined> {
   try {
-    const identification = await core.reader.read(binding.identificationId);
-    const view = core.describe(binding, identification);
-    if (view.phase === PHASE.EXPIRED) return undefined;
-    await core.observeApproval(req, binding, identification);
-    return { binding: readBinding(req) ?? binding, view };
+    const found = await core.lookup(req, 0, owner);
+    if (found.binding === undefined || found.view.phase === PHASE.EXPIRED) return undefined;
+    if (found.view.phase === PHASE.APPROVED) return found; // never replaced, not even to send a link
+    const restart = request.restart === true || request.sendTo !== undefined;
+    return !restart || KEPT_ON_RESTART.includes(found.view.phase) ? found : undefined;
   } catch (error) {
     // The service forgot it (e.g. it was reset): start again rather than fail forever.
     if (isVerifyKitError(error, ERROR_CODES.UPSTREAM_NOT_FOUND)) return undefined;
@@ -49,69 +70,68 @@ async function reusable(core: KitCore, req: Request, binding: VerificationBindin
   }
 }
 
+async function create(core: KitCore, req: Request, res: Response, owner: Owner, request: SessionRequest) {
+  const { locale, sendTo } = request;
+  const body = await core.createBody(req, {
+    ...(locale === undefined ? {} : { locale }),
+    ...(sendTo === undefined ? {} : { contact: sendTo }),
+  });
+  const created = await core.client.createSession(body);
+  const binding: VerificationBinding = {
+    verificationSessionId: created.id,
+    identificationId: created.identificationId,
+    deepLink: created.deepLink,
+    sessionCode: created.sessionCode,
+    sessionPageLink: created.sessionPageLink,
+    expiresAt:
+      created.expiresAt !== undefined
+        ? new Date(created.expiresAt).toISOString()
+        : new Date(core.now() + (body.duration ?? 30) * 60_000).toISOString(),
+  };
+  // A new verification gets a new session id (anonymous): whoever knew the old one holds nothing.
+  await core.bindings.bind(req, res, owner, binding);
+  // Decision 1: a new identification is IN_AUTOMATIC_REVIEW, nothing submitted yet.
+  await core.events.created(owner, binding, 'IN_AUTOMATIC_REVIEW', core.now());
+  core.audit({ type: 'session.created', ...owner, identificationId: binding.identificationId });
+  core.log.debug('verification session created', { identificationId: binding.identificationId });
+  return binding;
+}
+
 async function handle(core: KitCore, req: Request, res: Response): Promise<void> {
-  const parsed = SessionRequestSchema.safeParse(req.body ?? {});
-  if (!parsed.success) {
-    throw kitError(
-      KIT_ERROR_CODES.INVALID_BODY,
-      'the body must be {} or { "restart": true }',
-      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-    );
-  }
-  // Another tab of this browser session is creating one right now: share it (no orphan upstream).
-  const pending = core.creations.pending(req);
-  if (pending !== undefined) {
-    respondCreated(core, req, res, await core.creations.join(req, pending));
+  const request = await parseRequest(core, req, res);
+  const owner = await core.bindings.ownerOf(req);
+  const found = await current(core, req, owner, request);
+  if (found !== undefined) {
+    await core.approvedBy(req, found);
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json(core.sessionResponse(req, found.binding, found.view));
     return;
   }
-  const existing = readBinding(req);
-  if (existing !== undefined && parsed.data.restart !== true) {
-    const reused = await reusable(core, req, existing);
-    if (reused !== undefined) {
-      res
-        .status(201)
-        .set('Cache-Control', 'no-store')
-        .json(core.sessionResponse(req, reused.binding, reused.view));
-      return;
-    }
-  }
-
-  // A new verification gets a new session id: whoever knew the old one cannot ride on it.
-  const binding = await core.creations.create(req, async () => {
-    const body = await core.createBody(req);
-    const created = await core.client.createSession(body);
-    core.log.debug('verification session created', { identificationId: created.identificationId });
-    return {
-      verificationSessionId: created.id,
-      identificationId: created.identificationId,
-      deepLink: created.deepLink,
-      sessionCode: created.sessionCode,
-      sessionPageLink: created.sessionPageLink,
-      expiresAt:
-        created.expiresAt !== undefined
-          ? new Date(created.expiresAt).toISOString()
-          : new Date(core.now() + (body.duration ?? 30) * 60_000).toISOString(),
-    } satisfies VerificationBinding;
-  });
-  respondCreated(core, req, res, binding);
+  const key = owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${sessionKey(req)}`;
+  core.limits.takeCreation(key, req.ip);
+  const joinable = owner.accountId !== undefined;
+  const binding = await core.creations.run(key, joinable, () => create(core, req, res, owner, request));
+  const view = {
+    status: 'IN_AUTOMATIC_REVIEW',
+    phase: PHASE.AWAITING_USER,
+    expiresAt: binding.expiresAt,
+    ...(core.options.longPoll ? {} : { pollAfterMs: core.options.pollIntervalMs }),
+  };
+  const answer = core.sessionResponse(req, binding, view);
+  if (request.sendTo !== undefined) answer.sentTo = maskContact(request.sendTo);
+  res.status(201).set('Cache-Control', 'no-store').json(answer);
 }
 
-function respondCreated(core: KitCore, req: Request, res: Response, binding: VerificationBinding): void {
-  // Decision 1 of DESIGN.md: a new identification is IN_AUTOMATIC_REVIEW, nothing submitted yet.
-  const view = { status: 'IN_AUTOMATIC_REVIEW', phase: PHASE.AWAITING_USER, expiresAt: binding.expiresAt };
-  res
-    .status(201)
-    .set('Cache-Control', 'no-store')
-    .json(core.sessionResponse(req, binding, view));
+function sessionKey(req: Request): string {
+  const id = (req as Request & { sessionID?: unknown }).sessionID;
+  return typeof id === 'string' && id.length > 0 ? id : 'none';
 }
 
-/** POST /session: starts (or resumes) the verification bound to this browser session. */
-export function sessionRoute(core: KitCore): RequestHandler[] {
-  return [
-    guard(core),
-    express.json({ limit: BODY_LIMIT_BYTES, type: () => true }),
-    (req: Request, res: Response, _next: NextFunction) => {
-      handle(core, req, res).catch((error: unknown) => core.fail(res, error, 'POST /session'));
-    },
-  ];
+/** POST /session: starts (or resumes) the verification of this account or browser session. */
+export function sessionRoute(core: KitCore): RequestHandler {
+  return (req, res) => {
+    handle(core, req, res).catch((error: unknown) => core.fail(res, error, 'POST /session'));
+  };
 }

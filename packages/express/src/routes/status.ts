@@ -1,9 +1,9 @@
 import type { Identification } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
-import { readBinding, sessionOf, type VerificationBinding } from '../binding.js';
+import type { VerificationBinding } from '../binding.js';
 import type { KitCore } from '../core.js';
-import { KIT_ERROR_CODES, kitError } from '../errors.js';
-import { PHASES, type Phase } from '../protocol.js';
+import { ERROR_CODE, kitError } from '../errors.js';
+import { MAX_WAIT_SECONDS, PHASES, type Phase } from '../protocol.js';
 import { queryOf } from '../request-guards.js';
 
 interface PollQuery {
@@ -16,39 +16,34 @@ function parseQuery(req: Request, maxWaitSeconds: number): PollQuery {
   const waits = query.getAll('wait');
   const sinces = query.getAll('since');
   if (waits.length > 1 || sinces.length > 1) {
-    throw kitError(KIT_ERROR_CODES.INVALID_QUERY, 'give wait and since at most once each');
+    throw kitError(ERROR_CODE.INVALID_QUERY, 'give wait and since at most once each');
   }
   let wait = 0;
   if (waits[0] !== undefined) {
-    if (!/^\d{1,3}$/.test(waits[0]) || Number(waits[0]) > maxWaitSeconds) {
+    if (!/^\d{1,3}$/.test(waits[0]) || Number(waits[0]) > MAX_WAIT_SECONDS) {
       throw kitError(
-        KIT_ERROR_CODES.INVALID_QUERY,
-        `wait must be an integer from 0 to ${maxWaitSeconds} (seconds)`,
+        ERROR_CODE.INVALID_QUERY,
+        `wait must be an integer from 0 to ${MAX_WAIT_SECONDS} (seconds)`,
       );
     }
-    wait = Number(waits[0]);
+    // Held no longer than this server allows (maxWaitSeconds, e.g. below a gateway's timeout).
+    wait = Math.min(Number(waits[0]), maxWaitSeconds);
   }
   const since = sinces[0];
   if (since !== undefined && !(PHASES as readonly string[]).includes(since)) {
-    throw kitError(KIT_ERROR_CODES.INVALID_QUERY, `since must be one of ${PHASES.join(', ')}`);
+    throw kitError(ERROR_CODE.INVALID_QUERY, `since must be one of ${PHASES.join(', ')}`);
   }
   return { wait, since: since as Phase | undefined };
 }
 
 export const noVerification = () =>
   kitError(
-    KIT_ERROR_CODES.NO_VERIFICATION_SESSION,
-    'no verification has been started in this browser session',
+    ERROR_CODE.NO_VERIFICATION_SESSION,
+    'no verification has been started for this account or browser session',
   );
 
-async function answer(
-  core: KitCore,
-  req: Request,
-  res: Response,
-  binding: VerificationBinding,
-  latest: Identification,
-) {
-  await core.observeApproval(req, binding, latest);
+/** Read-only: a status answer never writes the session (a long-poll saving late would undo a sign-in). */
+function answer(core: KitCore, res: Response, binding: VerificationBinding, latest: Identification): void {
   if (res.writableEnded || res.destroyed) return;
   res.status(200).set('Cache-Control', 'no-store').json(core.describe(binding, latest));
 }
@@ -56,18 +51,19 @@ async function answer(
 /** Waits until the phase differs from `since`, `wait` seconds pass, the client leaves or the kit closes. */
 function longPoll(
   core: KitCore,
-  req: Request,
   res: Response,
   binding: VerificationBinding,
   first: Identification,
   { wait, since }: PollQuery,
 ): void {
+  const release = core.limits.openLongPoll(binding.identificationId);
   let latest = first;
   let done = false;
   const finish = (outcome: { error: unknown } | 'answer' | 'client-gone') => {
     if (done) return;
     done = true;
     clearTimeout(deadline);
+    release();
     stopWatching();
     stopOnClose();
     res.off('close', onClientGone);
@@ -76,7 +72,7 @@ function longPoll(
       core.fail(res, outcome.error, 'GET /status');
       return;
     }
-    answer(core, req, res, binding, latest).catch((error: unknown) => core.fail(res, error, 'GET /status'));
+    answer(core, res, binding, latest);
   };
   const onClientGone = () => {
     if (!res.writableEnded) finish('client-gone');
@@ -105,20 +101,18 @@ export function statusRoute(core: KitCore): RequestHandler {
   return (req, res) => {
     const run = async () => {
       core.assertOpen();
-      sessionOf(req);
       const query = parseQuery(req, core.options.maxWaitSeconds);
-      const binding = readBinding(req);
-      if (binding === undefined) throw noVerification();
       // A client that waits already has a phase: a read younger than one interval is as good.
-      const maxAgeMs = query.wait > 0 ? core.options.pollIntervalMs : 0;
-      const identification = await core.reader.read(binding.identificationId, { maxAgeMs });
-      const phase = core.describe(binding, identification).phase;
-      if (query.wait === 0 || query.since === undefined || phase !== query.since || core.closed) {
-        await answer(core, req, res, binding, identification);
+      const found = await core.lookup(req, query.wait > 0 ? core.options.pollIntervalMs : 0);
+      if (found.binding === undefined) throw noVerification();
+      const { binding, identification, view } = found;
+      const held = query.wait > 0 && query.since !== undefined && core.options.longPoll;
+      if (!held || view.phase !== query.since || core.closed) {
+        answer(core, res, binding, identification);
         return;
       }
       if (res.writableEnded || res.destroyed) return;
-      longPoll(core, req, res, binding, identification, query);
+      longPoll(core, res, binding, identification, query);
     };
     run().catch((error: unknown) => core.fail(res, error, 'GET /status'));
   };

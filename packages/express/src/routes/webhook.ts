@@ -1,14 +1,9 @@
-import {
-  ERROR_CODES,
-  isVerifyKitError,
-  VerifyKitError,
-  verifyWebhook,
-  WebhookPayloadSchema,
-} from '@verify-kit/client';
-import express, { type Request, type RequestHandler } from 'express';
-import { refuseDeclaredOversize } from '../body-limit.js';
+import { ERROR_CODES, isVerifyKitError, VerifyKitError, verifyWebhook } from '@verify-kit/client';
+import type { Request, RequestHandler, Response } from 'express';
+import { readBody } from '../body-limit.js';
 import type { KitCore } from '../core.js';
-import { KIT_ERROR_CODES, kitError } from '../errors.js';
+import { ERROR_CODE, kitError } from '../errors.js';
+import type { WebhookPayloadParser } from '../options.js';
 import { MemoryReplayStore, REPLAY_TTL_SECONDS } from '../replay-store.js';
 import { SUBMISSION_EVENTS } from '../submission-hints.js';
 
@@ -24,32 +19,22 @@ const ALREADY_PARSED =
   "mount kit.router before app.use(express.json()), or exclude its path, e.g. app.use('/identity', kit.router) first";
 
 /** Refusals before the body is read: configuration, and a body another parser already consumed. */
-function guard(core: KitCore): RequestHandler {
-  const configured = core.options.webhookSecrets !== undefined || core.options.webhookVerifier !== undefined;
-  return (req, res, next) => {
-    try {
-      core.assertOpen();
-      if (!configured) {
-        core.warnOnce(NOT_CONFIGURED);
-        throw kitError(KIT_ERROR_CODES.WEBHOOK_NOT_CONFIGURED, 'this server does not accept webhooks');
-      }
-      if (Buffer.isBuffer(req.body)) return next(); // express.raw() ran before: the exact bytes
-      const consumed = (req as Request & { _body?: boolean })._body === true || req.readableEnded;
-      if (consumed) {
-        core.warnOnce(ALREADY_PARSED);
-        throw kitError(KIT_ERROR_CODES.WEBHOOK_BODY_ALREADY_PARSED, ALREADY_PARSED);
-      }
-      refuseDeclaredOversize(req, res, WEBHOOK_BODY_LIMIT_BYTES);
-      next();
-    } catch (error) {
-      core.fail(res, error, 'POST /webhook');
-    }
-  };
+function refuseEarly(core: KitCore, req: Request): void {
+  core.assertOpen();
+  if (core.options.webhookSecret === undefined && core.options.webhookVerifier === undefined) {
+    core.warnOnce(NOT_CONFIGURED);
+    throw kitError(ERROR_CODE.WEBHOOK_NOT_CONFIGURED, 'this server does not accept webhooks');
+  }
+  if (Buffer.isBuffer(req.body)) return; // express.raw() ran before: the exact bytes
+  if ((req as Request & { _body?: boolean })._body === true || req.readableEnded) {
+    core.warnOnce(ALREADY_PARSED);
+    throw kitError(ERROR_CODE.WEBHOOK_BODY_ALREADY_PARSED, ALREADY_PARSED);
+  }
 }
 
 /** The delivery's id when the signature is good; a WEBHOOK_* VerifyKitError otherwise. */
 async function verify(core: KitCore, req: Request, body: Buffer): Promise<string> {
-  const { webhookSecrets, webhookVerifier } = core.options;
+  const { webhookSecret, webhookVerifier } = core.options;
   try {
     if (webhookVerifier !== undefined) {
       const verified = await webhookVerifier({ headers: req.headers, body });
@@ -59,7 +44,7 @@ async function verify(core: KitCore, req: Request, body: Buffer): Promise<string
       return verified.id;
     }
     return verifyWebhook({
-      secret: webhookSecrets ?? [],
+      secret: webhookSecret ?? [],
       headers: req.headers,
       body,
       toleranceSeconds: WEBHOOK_TOLERANCE_SECONDS,
@@ -73,78 +58,105 @@ async function verify(core: KitCore, req: Request, body: Buffer): Promise<string
   }
 }
 
-function parsePayload(body: Buffer) {
+/** The v1 event: `{ type, data: { identificationId } }`; anything else is not for the kit. */
+const v1Payload: WebhookPayloadParser = (json) => {
+  const { type, data } = (json ?? {}) as { type?: unknown; data?: { identificationId?: unknown } };
+  const identificationId = data?.identificationId;
+  if (typeof type !== 'string' || typeof identificationId !== 'string') return undefined;
+  if (identificationId.length === 0 || identificationId.length > 256) return undefined;
+  return { type, identificationId };
+};
+
+/** What the delivery is about; undefined for a body the kit does not know (a test ping, a new event). */
+function parsePayload(core: KitCore, body: Buffer) {
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));
   } catch {
-    throw kitError(KIT_ERROR_CODES.WEBHOOK_PAYLOAD_INVALID, 'the webhook body is not JSON');
+    return undefined;
   }
-  const parsed = WebhookPayloadSchema.safeParse(json);
-  if (!parsed.success) {
-    throw kitError(
-      KIT_ERROR_CODES.WEBHOOK_PAYLOAD_INVALID,
-      'the webhook body is not a v1 event { type, timestamp, data: { verificationSessionId, identificationId } }',
-    );
+  try {
+    return (core.options.webhookPayload ?? v1Payload)(json) ?? undefined;
+  } catch (error) {
+    core.log.warn('webhookPayload threw; the delivery is acknowledged and ignored', {
+      error: error instanceof Error ? error.name : typeof error,
+    });
+    return undefined;
   }
-  return parsed.data;
 }
 
-const replayed = () => kitError(KIT_ERROR_CODES.WEBHOOK_REPLAYED, 'this webhook-id was already received');
-
 /**
- * Refuses a webhook-id already accepted: this process's memory first (synchronous, so two copies
- * of one delivery cannot both pass here), then the shared replayStore when there is one. A failing
- * shared store is logged and the process's memory decides: a replay to another instance then costs
- * one re-read, never a grant (webhooks are hints).
+ * true for a webhook-id not accepted before: this process's memory first (synchronous, so two
+ * copies of one delivery cannot both pass here), then the shared replayStore when there is one. A
+ * failing shared store is logged and the process's memory decides: a replay to another instance
+ * then costs one re-read, never a grant (webhooks are hints).
  */
-async function claimDelivery(core: KitCore, local: MemoryReplayStore, id: string): Promise<void> {
-  if (!local.claim(id)) throw replayed();
+async function claimDelivery(core: KitCore, local: MemoryReplayStore, id: string): Promise<boolean> {
+  if (!local.claim(id)) return false;
   const shared = core.options.replayStore;
-  if (shared === undefined) return;
+  if (shared === undefined) return true;
   let fresh: boolean;
   try {
     fresh = (await shared.claim(id, REPLAY_TTL_SECONDS)) !== false;
   } catch (error) {
-    core.log.warn('replayStore.claim failed; replays are refused by this process only', {
+    core.log.warn('replayStore.claim failed; replays are recognised by this process only', {
       error: error instanceof Error ? error.message : String(error),
     });
+    return true;
+  }
+  return fresh;
+}
+
+/** Tells the status bus (every instance's long-polls), then reads once if the kit tells events. */
+async function announce(core: KitCore, identificationId: string, type: string): Promise<void> {
+  const hint = { type, documentSubmitted: SUBMISSION_EVENTS.includes(type) };
+  try {
+    await core.bus.publish(identificationId, hint);
+  } catch (error) {
+    core.log.error('statusBus.publish failed; waking local long-polls only', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    core.applyHint(identificationId, hint);
+  }
+  // No browser may be open: one read here lets onStatusChange see the change.
+  if (await core.events.tracks(identificationId)) {
+    core.reader.invalidate(identificationId);
+    await core.reader.read(identificationId);
+  }
+}
+
+async function receive(core: KitCore, replays: MemoryReplayStore, req: Request, res: Response) {
+  refuseEarly(core, req);
+  const body = await readBody(req, res, WEBHOOK_BODY_LIMIT_BYTES);
+  const id = await verify(core, req, body);
+  // A healthy sender is never refused: a retry after a lost 2xx, a test ping, a new event type.
+  if (!(await claimDelivery(core, replays, id))) {
+    res.status(204).end();
+    core.log.debug('webhook: a delivery already accepted, acknowledged again');
     return;
   }
-  if (!fresh) throw replayed();
+  const payload = parsePayload(core, body);
+  res.status(204).end();
+  if (payload === undefined) {
+    core.log.debug('webhook: a signed body the kit does not know, acknowledged and ignored');
+    return;
+  }
+  const { identificationId, type } = payload;
+  core.log.debug('webhook accepted', { type, identificationId });
+  core.audit({ type: 'webhook.accepted', identificationId, detail: type });
+  await announce(core, identificationId, type);
 }
 
 /**
- * POST /webhook: the raw body, a verified signature, a fresh timestamp, a webhook-id never seen:
- * then 204, and the hint goes out on the status bus. Any refusal changes nothing.
+ * POST /webhook: the raw body, a verified signature, a fresh timestamp: then 204, and the hint goes
+ * out on the status bus. A bad signature, a stale timestamp or no secret is refused, changing nothing.
  */
-export function webhookRoute(core: KitCore): RequestHandler[] {
+export function webhookRoute(core: KitCore): RequestHandler {
   const replays = new MemoryReplayStore(() => core.now());
-  return [
-    guard(core),
-    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES }),
-    (req, res) => {
-      const run = async () => {
-        const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const id = await verify(core, req, body);
-        if (replays.seen(id)) throw replayed();
-        const payload = parsePayload(body);
-        await claimDelivery(core, replays, id);
-        res.status(204).end();
-
-        const { identificationId } = payload.data;
-        const hint = { type: payload.type, documentSubmitted: SUBMISSION_EVENTS.includes(payload.type) };
-        core.log.debug('webhook accepted', { type: payload.type, identificationId });
-        try {
-          await core.bus.publish(identificationId, hint);
-        } catch (error) {
-          core.log.error('statusBus.publish failed; waking local long-polls only', {
-            error: error instanceof Error ? error.message : String(error),
-          });
-          core.applyHint(identificationId, hint);
-        }
-      };
-      run().catch((error: unknown) => core.fail(res, error, 'POST /webhook'));
-    },
-  ];
+  return (req, res) => {
+    receive(core, replays, req, res).catch((error: unknown) => {
+      if (res.headersSent) core.logFailure(error, 'POST /webhook (after 204)');
+      else core.fail(res, error, 'POST /webhook');
+    });
+  };
 }

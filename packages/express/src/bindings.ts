@@ -1,0 +1,134 @@
+import type { Request, Response } from 'express';
+import { readSessionBinding, sessionOf, type VerificationBinding } from './binding.js';
+import { clearProof, issueProof, proves } from './binding-proof.js';
+import type { BindingStore } from './binding-store.js';
+import { ERROR_CODE, kitError } from './errors.js';
+import type { Log } from './log.js';
+import { moveSession } from './session-rotation.js';
+import { withTimeout } from './with-timeout.js';
+
+/** Whose verification a request asks about: a signed-in account, or (no accountId) this browser session. */
+export interface Owner {
+  accountId?: string;
+}
+
+export type AccountOf = (req: Request) => unknown;
+
+/** A store that does not answer within this fails the request (503; the gate fails closed). */
+const STORE_TIMEOUT_MS = 2000;
+
+/**
+ * The one place that decides which verification a request may use. An account's binding lives in
+ * the BindingStore (the account is the proof); an anonymous visitor's lives in the express-session
+ * and counts only with the binding secret's cookie. Nothing ever moves an anonymous binding into an
+ * account: a planted session must not verify somebody else's account.
+ */
+export class Bindings {
+  // Session ids moving after an approval right now: a concurrent request of the same browser
+  // goes on with the old id (its response sets no cookie) rather than minting another.
+  readonly #approving = new Set<string>();
+
+  constructor(
+    private readonly accountOf: AccountOf | undefined,
+    readonly store: BindingStore,
+    private readonly log: Log,
+  ) {}
+
+  get accountMode(): boolean {
+    return this.accountOf !== undefined;
+  }
+
+  async ownerOf(req: Request): Promise<Owner> {
+    if (this.accountOf === undefined) return {};
+    let id: unknown;
+    try {
+      id = await this.accountOf(req);
+    } catch (cause) {
+      this.log.error('accountOf(req) threw', {
+        error: cause instanceof Error ? cause.message : String(cause),
+      });
+      throw kitError(ERROR_CODE.ACCOUNT_RESOLUTION_FAILED, 'the server could not tell who is signed in');
+    }
+    if (id === undefined || id === null) return {};
+    if (typeof id === 'number' && Number.isSafeInteger(id)) return { accountId: String(id) };
+    if (typeof id !== 'string' || id.length === 0 || id.length > 256) {
+      this.log.error('accountOf(req) must return a non-empty string (at most 256 characters) or undefined');
+      throw kitError(ERROR_CODE.ACCOUNT_RESOLUTION_FAILED, 'the server could not tell who is signed in');
+    }
+    return { accountId: id };
+  }
+
+  /** The verification this owner may use: the account's, or the session's when the request proves it. */
+  async find(req: Request | undefined, owner: Owner): Promise<VerificationBinding | undefined> {
+    const { accountId } = owner;
+    if (accountId !== undefined) return this.stored(() => this.store.get(accountId));
+    if (req === undefined) return undefined;
+    const binding = readSessionBinding(req);
+    return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
+  }
+
+  /** Binds a new verification: to the account, or to a new session id with a new secret cookie. */
+  async bind(req: Request, res: Response, owner: Owner, binding: VerificationBinding): Promise<void> {
+    const { accountId } = owner;
+    if (accountId !== undefined) {
+      await this.stored(() => this.store.set(accountId, binding));
+      return;
+    }
+    const proof = issueProof(req, res, sessionOf(req));
+    await moveSession(req, (session) => {
+      session.verifyKit = { ...binding, proof };
+    });
+  }
+
+  /**
+   * The first approval seen by a request that proved an anonymous binding: its session moves to a
+   * new id (sent on this response only). Accounts keep theirs: their sign-in is the app's.
+   */
+  async approved(req: Request, owner: Owner, binding: VerificationBinding, at: number): Promise<void> {
+    if (owner.accountId !== undefined || binding.approvedAt !== undefined || req.res?.headersSent) return;
+    const oldId = (req as Request & { sessionID?: string }).sessionID ?? '';
+    if (this.#approving.has(oldId)) return;
+    this.#approving.add(oldId);
+    const approvedAt = new Date(at).toISOString();
+    try {
+      await moveSession(req, (session) => {
+        session.verifyKit = { ...binding, approvedAt };
+      });
+    } finally {
+      this.#approving.delete(oldId);
+    }
+  }
+
+  /** Unbinds the owner's verification; answers the binding that was removed. */
+  async forget(
+    req: Request,
+    res: Response | undefined,
+    owner: Owner,
+  ): Promise<VerificationBinding | undefined> {
+    const binding = await this.find(req, owner);
+    const { accountId } = owner;
+    if (accountId !== undefined) await this.stored(() => this.store.delete(accountId));
+    else {
+      const session = sessionOf(req);
+      if (session.verifyKit !== undefined) delete session.verifyKit;
+      if (res !== undefined && !res.headersSent) clearProof(req, res);
+    }
+    if (binding !== undefined) {
+      const { identificationId } = binding;
+      await this.stored(() => this.store.deleteStatus(identificationId));
+    }
+    return binding;
+  }
+
+  /** A store call within the timeout; any failure is BINDING_STORE_UNAVAILABLE (the cause is logged). */
+  async stored<T>(call: () => T | Promise<T>): Promise<T> {
+    try {
+      return await withTimeout(Promise.resolve().then(call), STORE_TIMEOUT_MS);
+    } catch (cause) {
+      this.log.error('the binding store failed', {
+        error: cause instanceof Error ? cause.message : String(cause),
+      });
+      throw kitError(ERROR_CODE.BINDING_STORE_UNAVAILABLE, 'the server cannot check verifications right now');
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { parseBinding } from './binding.js';
+import type { BindingStore, StatusRecord } from './binding-store.js';
+import {
+  invalidOptions,
+  openConnection,
+  type RedisConnectionOptions,
+  shutDown,
+  withTimeout,
+} from './redis-client.js';
+
+export interface RedisBindingStoreOptions extends RedisConnectionOptions {
+  /** Key prefix. Default `verify-kit:`: bindings under `<prefix>account:<id>`, statuses under `<prefix>status:<id>`. */
+  prefix?: string;
+}
+
+export interface RedisBindingStore extends BindingStore {
+  /** Closes the connection verify-kit opened from `url` (not a client you passed). Idempotent. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_BINDING_PREFIX = 'verify-kit:';
+
+// The record is stored whole; its status beside it, so the comparison needs no JSON in Lua.
+const COMPARE_AND_SET = `
+local current = redis.call('HGET', KEYS[1], 'status')
+if (current == false and ARGV[1] == '') or current == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'status', ARGV[2], 'record', ARGV[3])
+  return 1
+end
+return 0`;
+
+function parseRecord(value: unknown): StatusRecord | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const record = JSON.parse(value) as Partial<StatusRecord>;
+    return typeof record.status === 'string' && typeof record.observedAt === 'number'
+      ? (record as StatusRecord)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Bindings and last-seen statuses in Redis, shared by every instance. Each call gives up after 2 s;
+ * the kit then answers 503 BINDING_STORE_UNAVAILABLE (the gate fails closed).
+ */
+export function createRedisBindingStore(options: RedisBindingStoreOptions): RedisBindingStore {
+  const factory = 'createRedisBindingStore';
+  const prefix = options?.prefix ?? DEFAULT_BINDING_PREFIX;
+  if (typeof prefix !== 'string' || prefix.length > 256) {
+    throw invalidOptions(factory, 'prefix must be a string of at most 256 characters');
+  }
+  const connection = openConnection(factory, options);
+  const { client } = connection;
+  const command = async (args: string[]): Promise<unknown> => {
+    // Right after start an owned client may still be connecting: wait for it, within the timeout.
+    if (!client.isReady) await withTimeout(connection.connected);
+    if (!client.isReady) throw new Error('redis is not connected');
+    return withTimeout(client.sendCommand(args));
+  };
+  const accountKey = (accountId: string) => `${prefix}account:${accountId}`;
+  const statusKey = (identificationId: string) => `${prefix}status:${identificationId}`;
+  let closed = false;
+
+  return {
+    async get(accountId) {
+      const value = await command(['GET', accountKey(accountId)]);
+      if (typeof value !== 'string') return undefined;
+      try {
+        return parseBinding(JSON.parse(value));
+      } catch {
+        return undefined;
+      }
+    },
+    async set(accountId, binding) {
+      await command(['SET', accountKey(accountId), JSON.stringify(binding)]);
+    },
+    async delete(accountId) {
+      await command(['DEL', accountKey(accountId)]);
+    },
+    async getStatus(identificationId) {
+      return parseRecord(await command(['HGET', statusKey(identificationId), 'record']));
+    },
+    async compareAndSetStatus(identificationId, expectedStatus, next) {
+      const args = [expectedStatus ?? '', next.status, JSON.stringify(next)];
+      const reply = await command(['EVAL', COMPARE_AND_SET, '1', statusKey(identificationId), ...args]);
+      return reply === 1;
+    },
+    async deleteStatus(identificationId) {
+      await command(['DEL', statusKey(identificationId)]);
+    },
+    async health() {
+      return (await command(['PING'])) === 'PONG';
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (connection.owned) await shutDown(client);
+    },
+  };
+}

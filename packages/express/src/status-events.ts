@@ -1,0 +1,114 @@
+import type { Identification } from '@verify-kit/client';
+import type { VerificationBinding } from './binding.js';
+import type { StatusRecord } from './binding-store.js';
+import type { Bindings, Owner } from './bindings.js';
+import type { Log } from './log.js';
+import { BoundedMap } from './lru.js';
+import type { Phase } from './protocol.js';
+
+/** One status transition of an identification, told once (across instances sharing the store). */
+export interface StatusChangeEvent {
+  /** The account it is bound to; absent for an anonymous visitor's verification. */
+  accountId?: string;
+  identificationId: string;
+  verificationSessionId: string;
+  status: string;
+  previousStatus?: string;
+  phase: Phase;
+  /** ISO 8601: when the upstream read that saw it started. */
+  at: string;
+}
+
+export type StatusChangeHandler = (event: StatusChangeEvent) => void | Promise<void>;
+
+/** How a status reads for people, given the record (core.describe without a binding). */
+export type PhaseOfRecord = (record: StatusRecord, identification: Identification) => Phase;
+
+/**
+ * onStatusChange from server truth: every fresh upstream read is compared with the last status
+ * the store holds, and a compare-and-set decides which read (of which instance) tells the change.
+ * Identifications this kit did not create have no record and tell nothing; nothing a browser sends
+ * reaches here but through an upstream read.
+ */
+export class StatusEvents {
+  // What this process last saw: a read that changes nothing costs no store call.
+  readonly #known = new BoundedMap<string, string>(100_000, 3_600_000);
+
+  constructor(
+    private readonly bindings: Bindings,
+    private readonly handler: StatusChangeHandler | undefined,
+    private readonly phaseOf: PhaseOfRecord,
+    private readonly log: Log,
+  ) {}
+
+  get enabled(): boolean {
+    return this.handler !== undefined;
+  }
+
+  /** A new verification: its first status, with no event (nothing changed yet). */
+  async created(owner: Owner, binding: VerificationBinding, status: string, at: number): Promise<void> {
+    if (!this.enabled) return;
+    const record: StatusRecord = {
+      status,
+      observedAt: at,
+      verificationSessionId: binding.verificationSessionId,
+      expiresAt: binding.expiresAt,
+      ...(owner.accountId === undefined ? {} : { accountId: owner.accountId }),
+    };
+    const { store } = this.bindings;
+    await this.bindings.stored(() => store.compareAndSetStatus(binding.identificationId, undefined, record));
+    this.#known.set(binding.identificationId, status);
+  }
+
+  /** true when the store tracks this identification (a webhook for it is worth one read). */
+  async tracks(identificationId: string): Promise<boolean> {
+    if (!this.enabled) return false;
+    const { store } = this.bindings;
+    return (await this.bindings.stored(() => store.getStatus(identificationId))) !== undefined;
+  }
+
+  /** Called by the reader after each upstream read; never throws, never delays the read's callers. */
+  observe(identificationId: string, identification: Identification, readStartedAt: number): void {
+    if (!this.enabled || this.#known.get(identificationId) === identification.status) return;
+    this.#compareAndTell(identificationId, identification, readStartedAt).catch((error: unknown) => {
+      this.log.warn('onStatusChange: the change could not be recorded; the next read tries again', {
+        identificationId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+  }
+
+  async #compareAndTell(id: string, identification: Identification, readStartedAt: number): Promise<void> {
+    const { store } = this.bindings;
+    const record = await this.bindings.stored(() => store.getStatus(id));
+    if (record === undefined) return;
+    const { status } = identification;
+    // A read older than the one recorded (a slow instance) never rolls the status back.
+    if (record.status === status || record.observedAt > readStartedAt) {
+      if (record.status === status) this.#known.set(id, status);
+      return;
+    }
+    const next: StatusRecord = { ...record, status, observedAt: readStartedAt };
+    if (!(await this.bindings.stored(() => store.compareAndSetStatus(id, record.status, next)))) return;
+    this.#known.set(id, status);
+    const event: StatusChangeEvent = {
+      ...(record.accountId === undefined ? {} : { accountId: record.accountId }),
+      identificationId: id,
+      verificationSessionId: record.verificationSessionId,
+      status,
+      previousStatus: record.status,
+      phase: this.phaseOf(next, identification),
+      at: new Date(readStartedAt).toISOString(),
+    };
+    try {
+      await this.handler?.(event);
+    } catch (error) {
+      this.log.error('onStatusChange threw', { identificationId: id, status, error: errorName(error) });
+    }
+  }
+}
+
+/** The error's class only: its message may carry personal data the handler had at hand. */
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
