@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { ERROR_CODES, isVerifyKitError } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import type { VerificationBinding } from '../binding.js';
+import { type KitSession, sessionOf, type VerificationBinding } from '../binding.js';
 import type { Owner } from '../bindings.js';
 import { readJson } from '../body-limit.js';
 import type { Found, KitCore } from '../core.js';
@@ -110,7 +111,7 @@ async function handle(core: KitCore, req: Request, res: Response): Promise<void>
     return;
   }
   const key = owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${sessionKey(req)}`;
-  core.limits.takeCreation(key, req.ip);
+  core.limits.takeCreation(owner.accountId !== undefined ? key : browserOf(req), req.ip);
   const joinable = owner.accountId !== undefined;
   const binding = await core.creations.run(key, joinable, () => create(core, req, res, owner, request));
   const view = {
@@ -122,6 +123,16 @@ async function handle(core: KitCore, req: Request, res: Response): Promise<void>
   const answer = core.sessionResponse(req, binding, view);
   if (request.sendTo !== undefined) answer.sentTo = maskContact(request.sendTo);
   res.status(201).set('Cache-Control', 'no-store').json(answer);
+}
+
+/**
+ * A random id of this browser for the creation limit, kept in its session: unlike the session id it
+ * survives the move to a new id at each creation, so a script keeping its cookies is counted too.
+ */
+function browserOf(req: Request): string {
+  const session = sessionOf(req) as KitSession & { verifyKitClient?: unknown };
+  if (typeof session.verifyKitClient !== 'string') session.verifyKitClient = randomUUID();
+  return `browser:${session.verifyKitClient}`;
 }
 
 function sessionKey(req: Request): string {

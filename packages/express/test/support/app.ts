@@ -53,6 +53,14 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
     (req.session as unknown as { user: string }).user = String(req.query.user);
     res.json({ ok: true });
   });
+  // Signing out and in again regenerates the session, as every app should.
+  app.post('/logout', (req, res, next) => {
+    req.session.regenerate((error) => (error ? next(error) : res.json({ ok: true })));
+  });
+  app.post('/forget', async (req, res) => {
+    await kit.forget(req, res);
+    res.json({ ok: true });
+  });
   app.get('/whoami', (req, res) => {
     res.json({ user: (req.session as unknown as { user?: string } | undefined)?.user ?? null });
   });

@@ -1,0 +1,215 @@
+// The kit's own limits against amplification and floods (issue "close the holes"), performed over
+// real HTTP and real sockets as an attacker would.
+import { connect } from 'node:net';
+import { generateWebhookSecret } from '@verify-kit/client';
+import {
+  capturingLogger,
+  deliverWebhook,
+  expectKeyNeverLeaked,
+  startFakeUpstream,
+} from '@verify-kit/testkit';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createVerifyKit,
+  type ErrorResponseBody,
+  type SessionResponseBody,
+  type StatusResponseBody,
+} from '../src/index.js';
+import { startApp } from './support/app.js';
+
+const API_KEY = 'sk_test_limits_8e21';
+afterAll(() => expectKeyNeverLeaked(API_KEY));
+const lastCreated = (statuses: Map<string, string>) => [...statuses.keys()].at(-1)!;
+
+describe('creation limits', () => {
+  it('60 restarts in a loop from one browser: 5 upstream sessions, then 429 TOO_MANY_SESSIONS with Retry-After', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
+    try {
+      const attacker = app.browser();
+      const answers = [];
+      for (let i = 0; i < 60; i++)
+        answers.push(await attacker.post<ErrorResponseBody>('/identity/session', { restart: true }));
+      expect(upstream.created).toHaveLength(5);
+      const refused = answers.filter((res) => res.status === 429);
+      expect(refused).toHaveLength(55);
+      expect(refused[0]!.json.error.code).toBe('TOO_MANY_SESSIONS');
+      expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(refused[0]!.headers['retry-after'])).toBeLessThanOrEqual(60);
+      // Dropping the cookies does not reset it: the address is counted too (30 a minute).
+      for (let i = 0; i < 40; i++) await app.browser().post('/identity/session');
+      expect(upstream.created).toHaveLength(30);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+
+  it('sessionLimit: false leaves creation to the app’s own limits', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, sessionLimit: false });
+    try {
+      const browser = app.browser();
+      for (let i = 0; i < 8; i++)
+        expect((await browser.post('/identity/session', { restart: true })).status).toBe(201);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+});
+
+describe('upstream reads per identification', () => {
+  it('200 gated requests of one person cost a handful of upstream reads, and a webhook still ends a grant at once', async () => {
+    const secret = generateWebhookSecret();
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, webhookSecret: secret });
+    try {
+      const person = app.browser();
+      await person.post('/identity/session');
+      const identificationId = lastCreated(upstream.statuses);
+      upstream.statuses.set(identificationId, 'APPROVED');
+      upstream.reads = 0;
+      const started = Date.now();
+      for (let i = 0; i < 200; i++) expect((await person.get('/api/data')).status).toBe(200);
+      const seconds = Math.max(1, Math.ceil((Date.now() - started) / 1000));
+      // At most 5 a second (maxReadsPerSecond), however many requests.
+      expect(upstream.reads).toBeLessThanOrEqual(5 * (seconds + 1));
+
+      // Revoked upstream, and the webhook says so: the very next request is refused.
+      upstream.statuses.set(identificationId, 'REJECTED');
+      const hook = await deliverWebhook(app.browser(), {
+        secret,
+        identificationId,
+        type: 'identification.rejected',
+      });
+      expect(hook.status).toBe(204);
+      expect((await person.get('/api/data')).status).toBe(403);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+});
+
+describe('long-polls', () => {
+  it('maxLongPolls caps the open long-polls of the process: beyond, 429 TOO_MANY_LONG_POLLS with Retry-After', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, maxLongPolls: 2 });
+    try {
+      const people = [app.browser(), app.browser(), app.browser()];
+      for (const person of people) await person.post('/identity/session');
+      const held = people
+        .slice(0, 2)
+        .map((person) => person.get('/identity/status?wait=2&since=awaiting_user'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const third = await people[2]!.get<ErrorResponseBody>('/identity/status?wait=2&since=awaiting_user');
+      expect([third.status, third.json.error.code, third.headers['retry-after']]).toEqual([
+        429,
+        'TOO_MANY_LONG_POLLS',
+        '2',
+      ]);
+      expect((await Promise.all(held)).map((res) => res.status)).toEqual([200, 200]);
+      // Slots come back when the long-polls end.
+      expect((await people[2]!.get('/identity/status?wait=1&since=awaiting_user')).status).toBe(200);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+
+  it('a wait above maxWaitSeconds is held no longer than maxWaitSeconds', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, maxWaitSeconds: 1 });
+    try {
+      const person = app.browser();
+      await person.post('/identity/session');
+      // Held 30 s, this would outlive the test's own time limit.
+      const res = await person.get<StatusResponseBody>('/identity/status?wait=30&since=awaiting_user');
+      expect(res.json.phase).toBe('awaiting_user');
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+
+  it('longPoll: false answers at once and tells the widget when to ask again (serverless)', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      longPoll: false,
+      pollIntervalMs: 3000,
+    });
+    try {
+      const person = app.browser();
+      const created = await person.post<SessionResponseBody>('/identity/session');
+      expect(created.json.pollAfterMs).toBe(3000);
+      upstream.reads = 0;
+      const res = await person.get<StatusResponseBody>('/identity/status?wait=25&since=awaiting_user');
+      expect(res.json).toMatchObject({ phase: 'awaiting_user', pollAfterMs: 3000 });
+      expect(upstream.reads).toBe(1);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+});
+
+describe('bodies', () => {
+  it('a streamed body over the limit: 413 PAYLOAD_TOO_LARGE, Connection: close, and the socket is closed while the client still sends', async () => {
+    const upstream = await startFakeUpstream();
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
+    try {
+      const { hostname, port } = new URL(app.url);
+      const socket = connect(Number(port), hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk.toString('latin1');
+      });
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.on('error', () => {});
+      socket.write(
+        `POST /identity/session HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
+      const chunk = `${(64 * 1024).toString(16)}\r\n${' '.repeat(64 * 1024)}\r\n`;
+      let sent = 0;
+      // Up to 300 MB, as the attack did; the server must stop it long before.
+      while (!socket.destroyed && sent < 300 * 1024 * 1024 && !answer.includes('\r\n\r\n')) {
+        if (!socket.write(chunk)) await new Promise((resolve) => setTimeout(resolve, 5));
+        sent += 64 * 1024;
+      }
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 413/);
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(answer).toContain('PAYLOAD_TOO_LARGE');
+      expect(sent).toBeLessThan(300 * 1024 * 1024);
+      expect(upstream.created).toHaveLength(0);
+    } finally {
+      await app.close();
+      await upstream.close();
+    }
+  });
+});
+
+describe('allowInsecureHttp', () => {
+  const create =
+    (baseUrl: string, extra = {}) =>
+    () =>
+      createVerifyKit({
+        baseUrl,
+        apiKey: API_KEY,
+        workflowId: 'default',
+        logger: capturingLogger(),
+        ...extra,
+      }).close();
+
+  it('refuses http:// to another machine (the key would travel in clear text) unless allowed', async () => {
+    expect(create('http://idv.example.com')).toThrow(/baseUrl uses http:\/\/ to another machine/);
+    await expect(create('http://idv.example.com', { allowInsecureHttp: true })()).resolves.toBeUndefined();
+    await expect(create('http://127.0.0.1:9')()).resolves.toBeUndefined();
+    await expect(create('http://localhost:9')()).resolves.toBeUndefined();
+    await expect(create('https://idv.example.com')()).resolves.toBeUndefined();
+  });
+});
