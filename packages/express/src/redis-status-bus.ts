@@ -25,6 +25,8 @@ export interface RedisStatusBus extends StatusBus {
   ready(): Promise<void>;
   /** Shared memory of webhook-ids on the same connection (prefix `<channel>:webhook-id:`), for createVerifyKit({ replayStore }). */
   readonly replayStore: ReplayStore;
+  /** For kit.health(): both connections are up (node-redis reconnects and re-subscribes by itself). */
+  health(): boolean;
   /** Stops listening and closes the connections verify-kit opened (not a client you passed). Idempotent. */
   close(): Promise<void>;
 }
@@ -144,6 +146,7 @@ export function createRedisStatusBus(options: RedisStatusBusOptions): RedisStatu
     async ready() {
       await Promise.all([listening, connection.connected]);
     },
+    health: () => !closed && client.isReady && subscriber.isReady,
     replayStore,
     close() {
       closing ??= (async () => {

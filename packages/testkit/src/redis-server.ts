@@ -58,11 +58,13 @@ function waitForReady(child: ChildProcess): Promise<void> {
  * A throw-away Redis on 127.0.0.1 and a free port: no persistence, killed by stop(). Retries a few
  * ports in the rare case another process took the one found free.
  */
-export async function startRedisServer(options: { requirePass?: string } = {}): Promise<RedisServer> {
+export async function startRedisServer(
+  options: { requirePass?: string /** e.g. to restart on the port clients know */; port?: number } = {},
+): Promise<RedisServer> {
   const binary = findRedisServer();
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
     if (options.requirePass !== undefined) args.push('--requirepass', options.requirePass);
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });

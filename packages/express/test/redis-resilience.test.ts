@@ -1,0 +1,108 @@
+// Redis as it fails in production: a restart under a waiting long-poll, and a session store that a
+// late long-poll must never write over (connect-redis). Real redis-server, real sandbox.
+import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
+import {
+  capturingLogger,
+  expectKeyNeverLeaked,
+  type RedisServer,
+  startRedisServer,
+} from '@verify-kit/testkit';
+import { RedisStore } from 'connect-redis';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVerifyKit, type SessionResponseBody, type StatusResponseBody } from '../src/index.js';
+import { createRedisStatusBus } from '../src/redis.js';
+import { startApp } from './support/app.js';
+import { decide, submitDocument, waitForStatus } from './support/sandbox.js';
+
+const API_KEY = 'sk_test_redis_resilience_51c0';
+let redis: RedisServer;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0 });
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await redis?.stop();
+  expectKeyNeverLeaked(API_KEY);
+});
+
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+describe('the Redis status bus across a Redis restart', () => {
+  it('re-subscribes by itself: a hint published after the restart reaches the other instance; health tells the outage', async () => {
+    const logger = capturingLogger();
+    const x = createRedisStatusBus({ url: redis.url, channel: 'restart-test', logger });
+    const y = createRedisStatusBus({ url: redis.url, channel: 'restart-test', logger });
+    const kit = createVerifyKit({
+      baseUrl: sandbox.url,
+      apiKey: API_KEY,
+      workflowId: 'default',
+      statusBus: y,
+      logger,
+    });
+    try {
+      await Promise.all([x.ready(), y.ready()]);
+      const seen: string[] = [];
+      y.subscribe((identificationId) => seen.push(identificationId));
+      expect(await kit.health()).toEqual({ ok: true, bus: 'ok', store: 'ok' });
+
+      await redis.stop();
+      await until(() => !y.health(), 'the bus noticed the outage');
+      expect(await kit.health()).toMatchObject({ ok: false, bus: 'down' });
+
+      redis = await startRedisServer({ port: redis.port });
+      await until(() => x.health() && y.health(), 'both reconnected');
+      // Published until it arrives: the subscription is back without anybody renewing it.
+      await until(async () => {
+        await x.publish('after-restart', {});
+        return seen.includes('after-restart');
+      }, 'the hint crossed the restarted Redis');
+      expect(await kit.health()).toEqual({ ok: true, bus: 'ok', store: 'ok' });
+    } finally {
+      await kit.close();
+      await x.close();
+      await y.close();
+    }
+  });
+});
+
+describe('GET /status never writes the session (connect-redis)', () => {
+  it('a sign-in made while a long-poll waits survives the long-poll’s end, even across the approval', async () => {
+    const client = createClient({ url: redis.url });
+    client.on('error', () => {});
+    await client.connect();
+    const app = await startApp(
+      { baseUrl: sandbox.url, apiKey: API_KEY },
+      { sessionStore: new RedisStore({ client, prefix: 'verify-kit-test:ro:' }) },
+    );
+    try {
+      const person = app.browser();
+      const started = await person.post<SessionResponseBody>('/identity/session');
+      const poll = person.get<StatusResponseBody>('/identity/status?wait=5&since=awaiting_user');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Another tab signs in while the long-poll holds the session it loaded before.
+      expect((await person.post('/login?user=ada')).status).toBe(200);
+      const { identificationId } = await submitDocument(sandbox, started.json.sessionCode, 'manual_review');
+      await waitForStatus(sandbox, identificationId, 'IN_MANUAL_REVIEW');
+      await decide(sandbox, identificationId, 'APPROVED');
+      const answered = await poll;
+      expect(answered.status).toBe(200);
+      expect(answered.headers['set-cookie']).toBeUndefined();
+      expect((await person.get<{ user: string | null }>('/whoami')).json.user).toBe('ada');
+      expect((await person.get('/api/data')).status).toBe(200);
+      expect((await person.get<{ user: string | null }>('/whoami')).json.user).toBe('ada');
+    } finally {
+      await app.close();
+      await client.close();
+    }
+  });
+});
