@@ -96,7 +96,7 @@ function refuse(
 }
 
 /**
- * The gate (DESIGN.md): next() only for APPROVED, read from the upstream on every request (coalesced);
+ * The gate (docs/architecture.md, "The gate"): next() only for APPROVED, read from the upstream on every request (coalesced);
  * otherwise 303 for browser navigations, 403 JSON for the rest, 503 on any upstream failure.
  */
 export function createGate(core: KitCore, input?: RequireApprovedOptions): RequestHandler {

@@ -50,7 +50,7 @@ const EXPECTED: Record<Fault, Expected> = {
   '502-html': { code: 'UPSTREAM_UNAVAILABLE', status: 503, reuse: 503, create: 503 },
   'malformed-json': { code: 'UPSTREAM_BAD_RESPONSE', status: 502, reuse: 502, create: 502 },
   'wrong-shape': { code: 'UPSTREAM_BAD_RESPONSE', status: 502, reuse: 502, create: 502 },
-  // Not a failure for the widget (phase in_review), but the gate fails closed on it (DESIGN.md).
+  // Not a failure for the widget (phase in_review), but the gate fails closed on it (docs/architecture.md).
   'unknown-status': { code: 'UPSTREAM_UNKNOWN_STATUS', status: 200, reuse: 201, create: 201 },
   '404': { code: 'UPSTREAM_NOT_FOUND', status: 502, reuse: 502, create: 502 },
   '429': { code: 'UPSTREAM_RATE_LIMITED', status: 503, reuse: 503, create: 503 },
