@@ -9,6 +9,7 @@ import {
   listen,
   type RedisServer,
   startRedisServer,
+  until,
 } from '@verify-kit/testkit';
 import type { Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -264,8 +265,3 @@ describe('two instances sharing a Redis binding store', () => {
     expect(await b.kit.health()).toMatchObject({ ok: false, store: 'down' });
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  if (!condition()) throw new Error('condition never met');
-}

@@ -8,6 +8,7 @@ import {
   type FakeUpstream,
   listen,
   startFakeUpstream,
+  until,
 } from '@verify-kit/testkit';
 import express from 'express';
 import session from 'express-session';
@@ -23,14 +24,6 @@ import { submitDocument } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_coalesce_0b7d44e1aa';
 afterAll(() => expectKeyNeverLeaked(API_KEY));
-
-const until = async (condition: () => boolean) => {
-  for (let i = 0; i < 2000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!condition()) throw new Error('condition never met');
-};
-
-/** The identificationId the fake created last. */
-const lastCreated = (statuses: Map<string, string>) => [...statuses.keys()].at(-1)!;
 
 /** The app's test sign-in (`/login?user=…`) as the account. */
 const userOf = (req: express.Request) => (req.session as unknown as { user?: string }).user;
@@ -73,7 +66,7 @@ describe('single-flight status reads', () => {
     try {
       const browser = new Browser(server.url);
       await browser.post('/identity/session');
-      upstream.statuses.set(lastCreated(upstream.statuses), 'APPROVED');
+      upstream.statuses.set(upstream.lastIdentificationId(), 'APPROVED');
       const cookieBefore = browser.cookieHeader;
 
       // The upstream holds its answer until every request reached the gate.
@@ -120,7 +113,7 @@ describe('single-flight status reads', () => {
     try {
       const browser = new Browser(server.url);
       await browser.post('/identity/session');
-      upstream.statuses.set(lastCreated(upstream.statuses), 'APPROVED');
+      upstream.statuses.set(upstream.lastIdentificationId(), 'APPROVED');
       upstream.reads = 0;
       for (let i = 0; i < 3; i++) expect((await browser.get('/fresh')).status).toBe(200);
       expect(upstream.reads).toBe(3);
@@ -255,7 +248,7 @@ describe('long-polls', () => {
     try {
       const first = app.browser();
       await first.post('/identity/session');
-      const identificationId = lastCreated(upstream.statuses);
+      const identificationId = upstream.lastIdentificationId();
       upstream.reads = 0;
       const tabs = Array.from({ length: 4 }, () => {
         const tab = new Browser(app.url);

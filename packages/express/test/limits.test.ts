@@ -15,17 +15,14 @@ import {
   type SessionResponseBody,
   type StatusResponseBody,
 } from '../src/index.js';
-import { startApp } from './support/app.js';
+import { withFakeUpstreamApp } from './support/app.js';
 
 const API_KEY = 'sk_test_limits_8e21';
 afterAll(() => expectKeyNeverLeaked(API_KEY));
-const lastCreated = (statuses: Map<string, string>) => [...statuses.keys()].at(-1)!;
 
 describe('creation limits', () => {
   it('60 restarts in a loop from one browser: 5 upstream sessions, then 429 TOO_MANY_SESSIONS with Retry-After', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY }, async (app, upstream) => {
       const attacker = app.browser();
       const answers = [];
       for (let i = 0; i < 60; i++)
@@ -39,35 +36,25 @@ describe('creation limits', () => {
       // Dropping the cookies does not reset it: the address is counted too (30 a minute).
       for (let i = 0; i < 40; i++) await app.browser().post('/identity/session');
       expect(upstream.created).toHaveLength(30);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 
   it('sessionLimit: false leaves creation to the app’s own limits', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, sessionLimit: false });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY, sessionLimit: false }, async (app, upstream) => {
       const browser = app.browser();
       for (let i = 0; i < 8; i++)
         expect((await browser.post('/identity/session', { restart: true })).status).toBe(201);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 });
 
 describe('upstream reads per identification', () => {
   it('200 gated requests of one person cost a handful of upstream reads, and a webhook still ends a grant at once', async () => {
     const secret = generateWebhookSecret();
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, webhookSecret: secret });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY, webhookSecret: secret }, async (app, upstream) => {
       const person = app.browser();
       await person.post('/identity/session');
-      const identificationId = lastCreated(upstream.statuses);
+      const identificationId = upstream.lastIdentificationId();
       upstream.statuses.set(identificationId, 'APPROVED');
       upstream.reads = 0;
       const started = Date.now();
@@ -85,18 +72,13 @@ describe('upstream reads per identification', () => {
       });
       expect(hook.status).toBe(204);
       expect((await person.get('/api/data')).status).toBe(403);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 });
 
 describe('long-polls', () => {
   it('maxLongPolls caps the open long-polls of the process: beyond, 429 TOO_MANY_LONG_POLLS with Retry-After', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, maxLongPolls: 2 });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY, maxLongPolls: 2 }, async (app, upstream) => {
       const people = [app.browser(), app.browser(), app.browser()];
       for (const person of people) await person.post('/identity/session');
       const held = people
@@ -112,55 +94,38 @@ describe('long-polls', () => {
       expect((await Promise.all(held)).map((res) => res.status)).toEqual([200, 200]);
       // Slots come back when the long-polls end.
       expect((await people[2]!.get('/identity/status?wait=1&since=awaiting_user')).status).toBe(200);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 
   it('a wait above maxWaitSeconds is held no longer than maxWaitSeconds', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, maxWaitSeconds: 1 });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY, maxWaitSeconds: 1 }, async (app, upstream) => {
       const person = app.browser();
       await person.post('/identity/session');
       // Held 30 s, this would outlive the test's own time limit.
       const res = await person.get<StatusResponseBody>('/identity/status?wait=30&since=awaiting_user');
       expect(res.json.phase).toBe('awaiting_user');
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 
   it('longPoll: false answers at once and tells the widget when to ask again (serverless)', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({
-      baseUrl: upstream.url,
-      apiKey: API_KEY,
-      longPoll: false,
-      pollIntervalMs: 3000,
-    });
-    try {
-      const person = app.browser();
-      const created = await person.post<SessionResponseBody>('/identity/session');
-      expect(created.json.pollAfterMs).toBe(3000);
-      upstream.reads = 0;
-      const res = await person.get<StatusResponseBody>('/identity/status?wait=25&since=awaiting_user');
-      expect(res.json).toMatchObject({ phase: 'awaiting_user', pollAfterMs: 3000 });
-      expect(upstream.reads).toBe(1);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    await withFakeUpstreamApp(
+      { apiKey: API_KEY, longPoll: false, pollIntervalMs: 3000 },
+      async (app, upstream) => {
+        const person = app.browser();
+        const created = await person.post<SessionResponseBody>('/identity/session');
+        expect(created.json.pollAfterMs).toBe(3000);
+        upstream.reads = 0;
+        const res = await person.get<StatusResponseBody>('/identity/status?wait=25&since=awaiting_user');
+        expect(res.json).toMatchObject({ phase: 'awaiting_user', pollAfterMs: 3000 });
+        expect(upstream.reads).toBe(1);
+      },
+    );
   });
 });
 
 describe('bodies', () => {
   it('a streamed body over the limit: 413 PAYLOAD_TOO_LARGE, Connection: close, and the socket is closed while the client still sends', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY }, async (app, upstream) => {
       const { hostname, port } = new URL(app.url);
       const socket = connect(Number(port), hostname);
       await new Promise((resolve) => socket.once('connect', resolve));
@@ -186,10 +151,7 @@ describe('bodies', () => {
       expect(answer).toContain('PAYLOAD_TOO_LARGE');
       expect(sent).toBeLessThan(300 * 1024 * 1024);
       expect(upstream.created).toHaveLength(0);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 });
 

@@ -13,6 +13,7 @@ import {
   logLines,
   type RedisServer,
   startRedisServer,
+  until,
 } from '@verify-kit/testkit';
 import { RedisStore } from 'connect-redis';
 import { createClient } from 'redis';
@@ -270,14 +271,6 @@ describe('several instances sharing Redis (connect-redis + the Redis status bus)
     }
   });
 });
-
-const until = async (condition: () => boolean | Promise<boolean>, what: string) => {
-  for (let i = 0; i < 1000; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-};
 
 describe('the Redis status bus', () => {
   it('delivers to its own listeners once (no echo) and to every other instance; ignores malformed messages', async () => {

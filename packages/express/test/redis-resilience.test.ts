@@ -6,6 +6,7 @@ import {
   expectKeyNeverLeaked,
   type RedisServer,
   startRedisServer,
+  until,
 } from '@verify-kit/testkit';
 import { RedisStore } from 'connect-redis';
 import { createClient } from 'redis';
@@ -28,14 +29,6 @@ afterAll(async () => {
   await redis?.stop();
   expectKeyNeverLeaked(API_KEY);
 });
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`never: ${what}`);
-}
 
 describe('the Redis status bus across a Redis restart', () => {
   it('re-subscribes by itself: a hint published after the restart reaches the other instance; health tells the outage', async () => {

@@ -20,6 +20,8 @@ export type Mode = 'healthy' | Fault | 'wrong-id';
 
 export interface FakeUpstream extends Listening {
   mode: Mode;
+  /** The identification of the session created last. */
+  lastIdentificationId(): string;
   /** Identification reads received (GET /api/v1/identifications/:id). */
   reads: number;
   /** Status of every identification the fake created; tests set it. */
@@ -52,6 +54,11 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   fake.hold = undefined;
   fake.holdCreate = undefined;
   fake.created = [];
+  fake.lastIdentificationId = () => {
+    const last = [...fake.statuses.keys()].at(-1);
+    if (last === undefined) throw new Error('the fake upstream created no session yet');
+    return last;
+  };
 
   const fault = (req: IncomingMessage, res: ServerResponse): boolean => {
     switch (fake.mode) {

@@ -1,4 +1,11 @@
-import { Browser, capturingLogger, type Listening, listen } from '@verify-kit/testkit';
+import {
+  Browser,
+  capturingLogger,
+  type FakeUpstream,
+  type Listening,
+  listen,
+  startFakeUpstream,
+} from '@verify-kit/testkit';
 import express from 'express';
 import session, { type Store } from 'express-session';
 import { createVerifyKit, type VerifyKit, type VerifyKitOptions } from '../../src/index.js';
@@ -107,4 +114,19 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
       await server.close();
     },
   };
+}
+
+/** An app on a fresh fake upstream for the length of `run`; both closed after, whatever happens. */
+export async function withFakeUpstreamApp(
+  options: Omit<KitOptions, 'baseUrl' | 'apiKey'> & { apiKey: string },
+  run: (app: TestApp, upstream: FakeUpstream) => Promise<void>,
+): Promise<void> {
+  const upstream = await startFakeUpstream();
+  const app = await startApp({ baseUrl: upstream.url, ...options });
+  try {
+    await run(app, upstream);
+  } finally {
+    await app.close();
+    await upstream.close();
+  }
 }
