@@ -2,12 +2,7 @@
 // real HTTP and real sockets as an attacker would.
 import { connect } from 'node:net';
 import { generateWebhookSecret } from '@verify-kit/client';
-import {
-  capturingLogger,
-  deliverWebhook,
-  expectKeyNeverLeaked,
-  startFakeUpstream,
-} from '@verify-kit/testkit';
+import { capturingLogger, deliverWebhook, expectKeyNeverLeaked } from '@verify-kit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createVerifyKit,
@@ -40,7 +35,7 @@ describe('creation limits', () => {
   });
 
   it('sessionLimit: false leaves creation to the app’s own limits', async () => {
-    await withFakeUpstreamApp({ apiKey: API_KEY, sessionLimit: false }, async (app, upstream) => {
+    await withFakeUpstreamApp({ apiKey: API_KEY, sessionLimit: false }, async (app, _upstream) => {
       const browser = app.browser();
       for (let i = 0; i < 8; i++)
         expect((await browser.post('/identity/session', { restart: true })).status).toBe(201);
@@ -78,7 +73,7 @@ describe('upstream reads per identification', () => {
 
 describe('long-polls', () => {
   it('maxLongPolls caps the open long-polls of the process: beyond, 429 TOO_MANY_LONG_POLLS with Retry-After', async () => {
-    await withFakeUpstreamApp({ apiKey: API_KEY, maxLongPolls: 2 }, async (app, upstream) => {
+    await withFakeUpstreamApp({ apiKey: API_KEY, maxLongPolls: 2 }, async (app, _upstream) => {
       const people = [app.browser(), app.browser(), app.browser()];
       for (const person of people) await person.post('/identity/session');
       const held = people
@@ -98,7 +93,7 @@ describe('long-polls', () => {
   });
 
   it('a wait above maxWaitSeconds is held no longer than maxWaitSeconds', async () => {
-    await withFakeUpstreamApp({ apiKey: API_KEY, maxWaitSeconds: 1 }, async (app, upstream) => {
+    await withFakeUpstreamApp({ apiKey: API_KEY, maxWaitSeconds: 1 }, async (app, _upstream) => {
       const person = app.browser();
       await person.post('/identity/session');
       // Held 30 s, this would outlive the test's own time limit.

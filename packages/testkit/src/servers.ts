@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createConnection } from 'node:net';
 
 export interface Listening {
   server: Server;
@@ -48,3 +49,31 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export type Reply = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * A raw HTTP/1.1 exchange: what the client sends is not normalised by any library. Resolves with the
+ * first response as soon as it is complete (or when the server closes), whatever is still unsent.
+ */
+export async function rawExchange(port: number, chunks: (string | Buffer)[]): Promise<string> {
+  const socket = createConnection(port, '127.0.0.1');
+  socket.on('error', () => {});
+  await once(socket, 'connect');
+  for (const chunk of chunks) socket.write(chunk);
+  return new Promise((resolve) => {
+    let text = '';
+    const complete = () => {
+      const end = text.indexOf('\r\n\r\n');
+      if (end === -1) return false;
+      const length = /\r\ncontent-length: (\d+)/i.exec(text.slice(0, end));
+      return length === null || Buffer.byteLength(text.slice(end + 4)) >= Number(length[1]);
+    };
+    socket.on('data', (chunk) => {
+      text += String(chunk);
+      if (complete()) {
+        socket.destroy();
+        resolve(text);
+      }
+    });
+    socket.on('close', () => resolve(text));
+  });
+}

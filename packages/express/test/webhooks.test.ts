@@ -1,0 +1,198 @@
+import { generateWebhookSecret } from '@verify-kit/client';
+import type { Browser } from '@verify-kit/testkit';
+import {
+  deliverWebhook,
+  expectKeyNeverLeaked,
+  type FakeUpstream,
+  logLines,
+  startFakeUpstream,
+} from '@verify-kit/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusResponseBody } from '../src/index.js';
+import { startApp, type TestApp } from './support/app.js';
+
+const API_KEY = 'sk_test_security_c0ffee1234';
+const SECRET = generateWebhookSecret();
+let upstream: FakeUpstream;
+let app: TestApp;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, webhookSecret: SECRET });
+});
+
+afterEach(() => {
+  upstream.mode = 'healthy';
+});
+
+afterAll(async () => {
+  await app.close();
+  await upstream.close();
+  expectKeyNeverLeaked(API_KEY);
+});
+
+type ErrorJson = { error: { code: string; message: string } };
+const _html = { accept: 'text/html', 'sec-fetch-mode': 'navigate' };
+
+/** The identificationId the kit bound (read from the fake's side: the browser never sees it). */
+async function startVerification(browser: Browser): Promise<string> {
+  const before = new Set(upstream.statuses.keys());
+  expect((await browser.post('/identity/session')).status).toBe(201);
+  const created = [...upstream.statuses.keys()].find((id) => !before.has(id));
+  if (created === undefined) throw new Error('no session was created');
+  return created;
+}
+
+describe('webhooks', () => {
+  it('a signed verification_session.cancelled ends the session at once: phase expired, the next start is new', async () => {
+    const browser = app.browser();
+    const identificationId = await startVerification(browser);
+    const first = await browser.post<{ qrCodeUrl: string }>('/identity/session');
+    const receiver = app.browser();
+    const forged = await deliverWebhook(receiver, {
+      secret: generateWebhookSecret(),
+      identificationId,
+      type: 'verification_session.cancelled',
+    });
+    expect(forged.status).toBe(401);
+    expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe('awaiting_user');
+
+    const cancelled = await deliverWebhook(receiver, {
+      secret: SECRET,
+      identificationId,
+      type: 'verification_session.cancelled',
+    });
+    expect(cancelled.status).toBe(204);
+    expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe('expired');
+    const next = await browser.post<{ qrCodeUrl: string }>('/identity/session');
+    expect(next.json.qrCodeUrl).not.toBe(first.json.qrCodeUrl);
+  });
+
+  it('refuses forged and stale deliveries; acknowledges replays and unknown bodies; nothing changes', async () => {
+    const browser = app.browser();
+    const identificationId = await startVerification(browser);
+    const phase = async () => (await browser.get<StatusResponseBody>('/identity/status')).json.phase;
+    expect(await phase()).toBe('awaiting_user');
+    const receiver = app.browser();
+
+    const forged = await deliverWebhook(receiver, { secret: generateWebhookSecret(), identificationId });
+    expect([forged.status, forged.json.error?.code]).toEqual([401, 'WEBHOOK_SIGNATURE_INVALID']);
+    const stale = await deliverWebhook(receiver, {
+      secret: SECRET,
+      identificationId,
+      timestamp: Math.floor(Date.now() / 1000) - 6 * 60,
+    });
+    expect([stale.status, stale.json.error?.code]).toEqual([401, 'WEBHOOK_TIMESTAMP_STALE']);
+    const future = await deliverWebhook(receiver, {
+      secret: SECRET,
+      identificationId,
+      timestamp: Math.floor(Date.now() / 1000) + 6 * 60,
+    });
+    expect(future.status).toBe(401);
+    const unsigned = await receiver.fetch<ErrorJson>('POST', '/identity/webhook', {
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': '' },
+    });
+    expect([unsigned.status, unsigned.json.error.code]).toEqual([400, 'WEBHOOK_HEADERS_MISSING']);
+    const malformed = await deliverWebhook(receiver, {
+      secret: SECRET,
+      identificationId,
+      rawBody: '{"type":1}',
+    });
+    // A signed body the kit does not know (a dashboard test ping, a new event type): 2xx, ignored.
+    expect(malformed.status).toBe(204);
+    const created = await deliverWebhook(receiver, {
+      secret: SECRET,
+      identificationId,
+      id: 'msg_once',
+      type: 'verification_session.created',
+    });
+    expect(created.status).toBe(204);
+    // The same webhook-id again (a retry after a lost 2xx): 2xx, and its content is not acted on.
+    const replay = await deliverWebhook(receiver, { secret: SECRET, identificationId, id: 'msg_once' });
+    expect([replay.status, replay.text]).toEqual([204, '']);
+    // None of these told the kit the document was submitted.
+    expect(await phase()).toBe('awaiting_user');
+
+    const good = await deliverWebhook(receiver, { secret: SECRET, identificationId, id: 'msg_new' });
+    expect(good.status).toBe(204);
+    expect(good.text).toBe('');
+    // The upstream here does not send documentSubmitted: the verified webhook is the hint.
+    expect(await phase()).toBe('in_review');
+  });
+
+  it('a webhook is only a hint: an "approved" event does not open the gate', async () => {
+    const browser = app.browser();
+    const identificationId = await startVerification(browser);
+    const res = await deliverWebhook(app.browser(), {
+      secret: SECRET,
+      identificationId,
+      type: 'identification.approved',
+    });
+    expect(res.status).toBe(204);
+    expect((await browser.get('/api/data')).status).toBe(403);
+  });
+
+  it('accepts any secret of a rotation, and a custom verifier', async () => {
+    const next = generateWebhookSecret();
+    const rotating = await startApp({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      webhookSecret: [next, SECRET],
+    });
+    const custom = await startApp({
+      baseUrl: upstream.url,
+      apiKey: API_KEY,
+      webhookVerifier: ({ headers, body }) => {
+        if (headers['x-shared-token'] !== 'let-me-in' || body.length === 0) throw new Error('nope');
+        return { id: String(headers['x-delivery']) };
+      },
+    });
+    try {
+      for (const secret of [next, SECRET]) {
+        expect((await deliverWebhook(rotating.browser(), { secret, identificationId: 'x' })).status).toBe(
+          204,
+        );
+      }
+      const payload = JSON.stringify({
+        type: 'identification.submitted',
+        timestamp: 't',
+        data: { verificationSessionId: 'v', identificationId: 'i' },
+      });
+      const send = (token: string) =>
+        custom.browser().fetch<ErrorJson>('POST', '/identity/webhook', {
+          body: payload,
+          headers: { 'content-type': 'application/json', 'x-shared-token': token, 'x-delivery': 'd1' },
+        });
+      const refused = await send('guess');
+      expect([refused.status, refused.json.error.code]).toEqual([401, 'WEBHOOK_SIGNATURE_INVALID']);
+      expect((await send('let-me-in')).status).toBe(204);
+      // The same delivery again (a retry): acknowledged, not acted on twice.
+      expect((await send('let-me-in')).status).toBe(204);
+    } finally {
+      await rotating.close();
+      await custom.close();
+    }
+  });
+
+  it('says so when no secret is configured, or when the app parsed the body first', async () => {
+    const unconfigured = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
+    const parsedFirst = await startApp(
+      { baseUrl: upstream.url, apiKey: API_KEY, webhookSecret: SECRET },
+      { jsonFirst: true },
+    );
+    try {
+      const a = await deliverWebhook(unconfigured.browser(), { secret: SECRET, identificationId: 'x' });
+      expect([a.status, a.json.error?.code]).toEqual([501, 'WEBHOOK_NOT_CONFIGURED']);
+      const b = await deliverWebhook(parsedFirst.browser(), { secret: SECRET, identificationId: 'x' });
+      expect([b.status, b.json.error?.code]).toEqual([500, 'WEBHOOK_BODY_ALREADY_PARSED']);
+      expect((b.json as ErrorJson).error.message).toMatch(
+        /mount kit\.router before app\.use\(express\.json\(\)\)/,
+      );
+      expect(logLines.some((line) => line.includes('no webhookSecret'))).toBe(true);
+    } finally {
+      await unconfigured.close();
+      await parsedFirst.close();
+    }
+  });
+});
