@@ -68,6 +68,20 @@ function parseMessage(raw: string): Message | undefined {
   };
 }
 
+/** Connects the dedicated subscriber and passes on each well-formed message; resolves false on failure. */
+function listen(subscriber: RedisClientLike, channel: string, onMessage: (message: Message) => void) {
+  return (async () => {
+    await subscriber.connect();
+    await subscriber.subscribe(channel, (raw) => {
+      const message = parseMessage(raw);
+      if (message !== undefined) onMessage(message);
+    });
+  })().then(
+    () => true,
+    () => false, // reported by the connection's 'error' listener; closed before connecting lands here too
+  );
+}
+
 /**
  * A StatusBus on Redis pub/sub (node-redis v6): a webhook received by one instance wakes the
  * long-polls of every instance at once. The publisher delivers to its own listeners directly (so a
@@ -100,17 +114,9 @@ export function createRedisStatusBus(options: RedisStatusBusOptions): RedisStatu
 
   const subscriber: RedisClientLike = client.duplicate();
   connection.watch(subscriber, 'subscriber');
-  const listening = (async () => {
-    await subscriber.connect();
-    await subscriber.subscribe(channel, (raw) => {
-      const message = parseMessage(raw);
-      if (message === undefined || message.origin === origin || closed) return;
-      deliver(message.identificationId, message.hint);
-    });
-  })().then(
-    () => true,
-    () => false, // reported by the connection's 'error' listener; closed before connecting lands here too
-  );
+  const listening = listen(subscriber, channel, (message) => {
+    if (message.origin !== origin && !closed) deliver(message.identificationId, message.hint);
+  });
 
   const replayStore = createRedisReplayStore({ client }, `${channel}:webhook-id:`);
 

@@ -40,6 +40,43 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
+/** Answers as `mode` misbehaves; false when the request is to be served normally. */
+function fault(mode: Mode, req: IncomingMessage, res: ServerResponse): boolean {
+  switch (mode) {
+    case 'healthy':
+    case 'unknown-status':
+    case 'wrong-id':
+    case 'refused':
+      return false;
+    case 'timeout':
+      return true; // never answers
+    case 'slow-body':
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"');
+      return true; // and the rest never comes
+    case '500':
+      json(res, 500, { error: { code: 'INTERNAL', message: 'boom' } });
+      return true;
+    case '502-html':
+      res
+        .writeHead(502, { 'content-type': 'text/html' })
+        .end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return true;
+    case 'malformed-json':
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "x", "status": ');
+      return true;
+    case 'wrong-shape':
+      json(res, req.method === 'POST' ? 201 : 200, { hello: 'world', items: [1, 2] });
+      return true;
+    case '404':
+      json(res, 404, { error: { code: 'NOT_FOUND', message: 'no such thing' } });
+      return true;
+    case '429':
+      json(res, 429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'retry-after': '120' });
+      return true;
+  }
+}
+
 /**
  * A small stand-in of the service on 127.0.0.1 that answers correctly ('healthy') or misbehaves in
  * one of the ways the kit must survive. It never checks the API key: it only serves these tests.
@@ -60,45 +97,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     return last;
   };
 
-  const fault = (req: IncomingMessage, res: ServerResponse): boolean => {
-    switch (fake.mode) {
-      case 'healthy':
-      case 'unknown-status':
-      case 'wrong-id':
-      case 'refused':
-        return false;
-      case 'timeout':
-        return true; // never answers
-      case 'slow-body':
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write('{"id":"');
-        return true; // and the rest never comes
-      case '500':
-        json(res, 500, { error: { code: 'INTERNAL', message: 'boom' } });
-        return true;
-      case '502-html':
-        res
-          .writeHead(502, { 'content-type': 'text/html' })
-          .end('<html><body><h1>502 Bad Gateway</h1></body></html>');
-        return true;
-      case 'malformed-json':
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "x", "status": ');
-        return true;
-      case 'wrong-shape':
-        json(res, req.method === 'POST' ? 201 : 200, { hello: 'world', items: [1, 2] });
-        return true;
-      case '404':
-        json(res, 404, { error: { code: 'NOT_FOUND', message: 'no such thing' } });
-        return true;
-      case '429':
-        json(res, 429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'retry-after': '120' });
-        return true;
-    }
-  };
-
   server.handle(async (req, res) => {
     const body = await readBody(req);
-    if (fault(req, res)) return;
+    if (fault(fake.mode, req, res)) return;
     const url = new URL(req.url ?? '/', fake.url);
     if (req.method === 'POST' && url.pathname === '/api/v1/verification-sessions') {
       fake.created.push(JSON.parse(body.toString('utf8')));
