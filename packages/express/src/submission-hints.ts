@@ -6,6 +6,8 @@ export const SUBMISSION_EVENTS: readonly string[] = [
   'identification.submitted',
   'identification.in_automatic_review',
   'identification.in_manual_review',
+  // The vendor's docs: a decision awaits a reviewer's approval (phase in_review until read otherwise).
+  'identification.waiting_for_status_change_approval',
 ];
 
 /** Webhook event types that end the verification session before its expiresAt. */

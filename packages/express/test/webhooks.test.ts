@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusResponseBody } from '../src/index.js';
 import { startApp, type TestApp } from './support/app.js';
 
-const API_KEY = 'sk_test_security_c0ffee1234';
+const API_KEY = 'sk_test_webhooks_91ad02';
 const SECRET = generateWebhookSecret();
 let upstream: FakeUpstream;
 let app: TestApp;
@@ -32,7 +32,6 @@ afterAll(async () => {
 });
 
 type ErrorJson = { error: { code: string; message: string } };
-const _html = { accept: 'text/html', 'sec-fetch-mode': 'navigate' };
 
 /** The identificationId the kit bound (read from the fake's side: the browser never sees it). */
 async function startVerification(browser: Browser): Promise<string> {
@@ -119,6 +118,27 @@ describe('webhooks', () => {
     expect(good.text).toBe('');
     // The upstream here does not send documentSubmitted: the verified webhook is the hint.
     expect(await phase()).toBe('in_review');
+  });
+
+  it('the vendor’s other events are hints: failed re-reads, waiting for approval reads as in review', async () => {
+    const browser = app.browser();
+    const identificationId = await startVerification(browser);
+    const phase = async () => (await browser.get<StatusResponseBody>('/identity/status')).json.phase;
+    const failed = await deliverWebhook(app.browser(), {
+      secret: SECRET,
+      identificationId,
+      type: 'identification.failed',
+    });
+    expect(failed.status).toBe(204);
+    expect(await phase()).toBe('awaiting_user');
+    const waiting = await deliverWebhook(app.browser(), {
+      secret: SECRET,
+      identificationId,
+      type: 'identification.waiting_for_status_change_approval',
+    });
+    expect(waiting.status).toBe(204);
+    expect(await phase()).toBe('in_review');
+    expect((await browser.get('/api/data')).status).toBe(403);
   });
 
   it('a webhook is only a hint: an "approved" event does not open the gate', async () => {
