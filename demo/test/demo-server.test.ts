@@ -3,6 +3,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '@verify-kit/sandbox';
+import { CookieJar } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_FILES } from '../src/pages.js';
 import { type RunningDemo, startDemo } from '../src/start-demo.js';
@@ -70,7 +71,7 @@ function navigate(
 
 /** A browser stand-in: one cookie jar, same-origin fetch metadata, every answer recorded. */
 function browser(base = () => demo.url) {
-  let cookie = '';
+  const jar = new CookieJar();
   const send = async (
     pathname: string,
     init: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
@@ -80,14 +81,13 @@ function browser(base = () => demo.url) {
       redirect: 'manual',
       headers: {
         'sec-fetch-site': 'same-origin',
-        ...(cookie ? { cookie } : {}),
+        ...(jar.size > 0 ? { cookie: jar.header() ?? '' } : {}),
         ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
         ...init.headers,
       },
       ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
     });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) cookie = setCookie.split(';')[0] ?? '';
+    jar.store(response.headers.getSetCookie());
     const text = await response.text();
     seen.push(text, JSON.stringify([...response.headers]));
     let body: unknown;
@@ -98,7 +98,7 @@ function browser(base = () => demo.url) {
     }
     return { status: response.status, headers: response.headers, body: body as Json };
   };
-  return Object.assign(send, { cookie: () => cookie });
+  return Object.assign(send, { cookie: () => jar.header() ?? '' });
 }
 
 async function signedIn() {

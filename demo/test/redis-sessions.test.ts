@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateWebhookSecret } from '@verify-kit/client';
 import { startSandbox } from '@verify-kit/sandbox';
+import { CookieJar } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_FILES } from '../src/pages.js';
 import { startDemo } from '../src/start-demo.js';
@@ -112,19 +113,18 @@ describe.skipIf(!available)('sessions in Redis (REDIS_URL)', () => {
     const upstream = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecret };
     const a = await startDemo({ port: portA, publicDir, redisUrl, sessionSecret, upstream });
     const b = await startDemo({ port: 0, publicDir, redisUrl, sessionSecret, upstream });
-    let cookie = '';
+    const jar = new CookieJar();
     const call = async (demo: { url: string }, method: string, path: string, body?: unknown) => {
       const res = await fetch(new URL(path, demo.url), {
         method,
         headers: {
           'content-type': 'application/json',
           'sec-fetch-site': 'same-origin',
-          ...(cookie === '' ? {} : { cookie }),
+          ...(jar.size === 0 ? {} : { cookie: jar.header() ?? '' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      const set = res.headers.get('set-cookie');
-      if (set) cookie = set.split(';')[0] ?? cookie;
+      jar.store(res.headers.getSetCookie());
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };
     };
     try {

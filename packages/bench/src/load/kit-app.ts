@@ -44,6 +44,8 @@ export async function startKitApp(options: KitAppOptions): Promise<KitApp> {
     baseUrl: options.upstreamUrl,
     apiKey: options.apiKey,
     workflowId: 'default',
+    // Every simulated user comes from 127.0.0.1: a per-address limit would refuse the load itself.
+    sessionLimit: false,
     ...(options.webhookSecret === undefined ? {} : { webhookSecret: options.webhookSecret }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.retries === undefined ? {} : { retries: options.retries }),

@@ -81,6 +81,8 @@ export function createBenchApp({ cookieMaxAgeMs = 30 * 60_000 } = {}): BenchApp 
         baseUrl: config.baseUrl,
         apiKey: config.apiKey,
         workflowId: 'default',
+        // Every simulated user comes from 127.0.0.1: a per-address limit would refuse the load itself.
+        sessionLimit: false,
         ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
         ...(config.pollIntervalMs ? { pollIntervalMs: config.pollIntervalMs } : {}),
         now: () => Date.now() + kitOffsetMs,
