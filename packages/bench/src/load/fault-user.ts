@@ -1,4 +1,5 @@
 import type { SessionResponseBody, StatusResponseBody } from '@verify-kit/express/protocol';
+import { PHASES } from '@verify-kit/express/protocol';
 import type { Dispatcher } from 'undici';
 import { type Answer, SimulatedBrowser } from './browser.js';
 import type { GrantJudge } from './grant-judge.js';
@@ -77,14 +78,7 @@ export interface FaultUserResult {
 }
 
 const TYPED_CODE = /^[A-Z][A-Z0-9_]*$/;
-const KNOWN_PHASES = new Set([
-  'awaiting_user',
-  'in_review',
-  'approved',
-  'rejected',
-  'resubmission_required',
-  'expired',
-]);
+const KNOWN_PHASES = new Set<string>(PHASES);
 const NAVIGATION = {
   accept: 'text/html,application/xhtml+xml',
   'sec-fetch-mode': 'navigate',

@@ -94,7 +94,12 @@ export async function runUser(ctx: FlowContext): Promise<UserResult> {
         );
         expectStatus('decision', answer, 200);
         const next = answer.json?.phase;
-        if (next !== 'awaiting_user' && next !== 'in_review' && next !== 'approved') {
+        if (
+          next !== 'awaiting_user' &&
+          next !== 'in_review' &&
+          next !== 'in_manual_review' &&
+          next !== 'approved'
+        ) {
           throw new StepError(`decision: unexpected phase ${next}`);
         }
         phase = next;
