@@ -335,6 +335,7 @@ export class SandboxService {
         console.error('[verify-kit sandbox] automatic review failed:', err);
         status = IDENTIFICATION_STATUS.IN_MANUAL_REVIEW;
       }
+      if (scenario === 'processing_error') this.emit('identification.failed', rec);
       this.setStatus(rec, status);
     }, this.config.reviewDelayMs);
     this.reviewTimers.set(rec.id, timer);
