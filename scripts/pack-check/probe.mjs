@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { get } from 'node:http';
+
+/** A browser's page navigation (fetch() cannot send `Sec-Fetch-Mode: navigate`). */
+function navigate(url) {
+  return new Promise((resolve, reject) => {
+    const headers = { accept: 'text/html', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'none' };
+    get(url, { headers }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode, headers: { get: (name) => res.headers[name] } });
+    }).on('error', reject);
+  });
+}
+
+/**
+ * What a visitor of the express example sees, over real HTTP: no verification yet is the gate's
+ * refusal (a redirect for a page, 403 for an API call), never a 500; then a session is started
+ * through the kit's router against the sandbox and its status read with the cookies it set.
+ */
+export async function probeExpressExample(url) {
+  const page = await navigate(`${url}/account`);
+  assert.equal(page.status, 303, `GET /account without a verification: ${page.status}`);
+  assert.match(page.headers.get('location'), /^\/verify\?/);
+
+  const api = await fetch(`${url}/api/me`);
+  assert.equal(api.status, 403, `GET /api/me without a verification: ${api.status}`);
+  assert.equal((await api.json()).error.code, 'NOT_APPROVED');
+
+  const created = await fetch(`${url}/identity/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+    body: '{}',
+  });
+  assert.equal(
+    created.status,
+    201,
+    `POST /identity/session: ${created.status} ${await created.clone().text()}`,
+  );
+  const cookie = created.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const status = await fetch(`${url}/identity/status`, { headers: { cookie } });
+  assert.equal(status.status, 200, `GET /identity/status: ${status.status}`);
+  const body = await status.json();
+  assert.equal(body.phase, 'awaiting_user');
+
+  const stillGated = await fetch(`${url}/api/me`, { headers: { cookie } });
+  assert.equal(stillGated.status, 403, `GET /api/me before approval: ${stillGated.status}`);
+  return body;
+}

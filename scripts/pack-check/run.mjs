@@ -1,0 +1,63 @@
+// The pack check (`pnpm pack:check`, after `pnpm build`): each published package as a registry
+// would serve it. Packs every package, lints the tarball (publint, Are the Types Wrong?), then
+// installs the tarballs with npm into two projects outside the workspace — a frontend with the
+// widget alone and a server with express + client + sandbox — type-checks them strictly with
+// skipLibCheck false, and runs the server example against the sandbox. Any failure exits 1.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkFrontend, checkServer } from './consumers.mjs';
+import { attw, forbiddenEntries, PUBLISHED, pack, publint, sourceConditions } from './tarballs.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+const log = (line) => process.stdout.write(`[${elapsed()}] ${line}\n`);
+
+async function lintTarball(tarball) {
+  const problems = [...forbiddenEntries(tarball.entries), ...(await sourceConditions(tarball.file))];
+  if (problems.length > 0)
+    throw new Error(`${tarball.name}: the tarball must not hold ${problems.join(', ')}`);
+  const publintOutput = (await publint(root, tarball.file)).trim().split('\n').at(-1);
+  const attwOutput = (await attw(root, tarball.file)).includes('ignored per resolution')
+    ? 'no problems in node16-esm and bundler (node10, node16-cjs ignored: ESM-only)'
+    : 'no problems';
+  const kib = (tarball.size / 1024).toFixed(1);
+  log(
+    `  ${tarball.name}: ${kib} KiB, ${tarball.entries.length} files; publint: ${publintOutput}; attw: ${attwOutput}`,
+  );
+}
+
+async function main() {
+  const work = await mkdtemp(join(tmpdir(), 'verify-kit-pack-'));
+  try {
+    log('packing and linting the tarballs');
+    const tarballs = await Promise.all(PUBLISHED.map((name) => pack(root, name, join(work, 'tarballs'))));
+    await Promise.all(tarballs.map(lintTarball));
+    const spec = (name) => `file:${tarballs.find((t) => t.name === name).file}`;
+
+    log('frontend-only project (widget): npm install, tsc --strict --skipLibCheck false');
+    // The widget's one dependency of ours, @verify-kit/protocol, is not in a registry yet: its tarball too.
+    await checkFrontend(root, join(work, 'frontend'), {
+      '@verify-kit/widget': spec('widget'),
+      '@verify-kit/protocol': spec('protocol'),
+    });
+    log('server project (express + client + sandbox): npm install, tsc, run against the sandbox');
+    const status = await checkServer(root, join(work, 'server'), {
+      '@verify-kit/express': spec('express'),
+      '@verify-kit/client': spec('client'),
+      '@verify-kit/sandbox': spec('sandbox'),
+      '@verify-kit/protocol': spec('protocol'),
+    });
+    log(`  the example gated a visitor without a verification, then started one: ${status.phase}`);
+    log(`pack check passed in ${elapsed()}`);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`pack check failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
