@@ -15,6 +15,12 @@ export interface ClientOptions {
   retryMaxMs?: number;
   /** An undici Dispatcher (Agent/Pool/MockAgent). Default: a keep-alive Pool of the client's own. */
   dispatcher?: Dispatcher;
+  /** Refuse any answer that is not exactly the spec's shape (UUID ids, 8-character code, link shapes). Default false. */
+  strict?: boolean;
+  /** Allow http:// to a host other than this machine (the key travels in clear text). Default false. */
+  allowInsecureHttp?: boolean;
+  /** Told once of an answer shape the spec does not describe (accepted unless `strict`). */
+  logger?: { warn?(message: string, meta?: Record<string, unknown>): void };
 }
 
 export interface ResolvedClientOptions {
@@ -27,6 +33,8 @@ export interface ResolvedClientOptions {
   retryBaseMs: number;
   retryMaxMs: number;
   dispatcher: Dispatcher | undefined;
+  strict: boolean;
+  logger: ClientOptions['logger'];
 }
 
 function parseBaseUrl(value: string): URL | undefined {
@@ -38,36 +46,58 @@ function parseBaseUrl(value: string): URL | undefined {
   }
 }
 
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
 // Header-safe: printable ASCII, no surrounding blanks. Messages never show the value.
 const API_KEY = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
-const ClientOptionsSchema = z.object({
-  baseUrl: z
-    .string()
-    .refine((v) => parseBaseUrl(v) !== undefined, 'must be an absolute http(s) URL')
-    .refine((v) => {
-      const url = parseBaseUrl(v);
-      return (
-        url === undefined ||
-        (url.search === '' && url.hash === '' && url.username === '' && url.password === '')
-      );
-    }, 'must not carry a query, a fragment or credentials'),
-  apiKey: z
-    .string('must be a string')
-    .min(1, { error: 'must not be empty', abort: true })
-    .regex(API_KEY, 'must be printable ASCII'),
-  timeoutMs: z.int().min(1).max(600_000).default(10_000),
-  retries: z.int().min(0).max(10).default(2),
-  retryBaseMs: z.int().min(0).max(60_000).default(100),
-  retryMaxMs: z.int().min(0).max(600_000).default(2_000),
-  dispatcher: z
-    .custom<Dispatcher>(
-      (v) =>
-        typeof v === 'object' && v !== null && typeof (v as { dispatch?: unknown }).dispatch === 'function',
-      'must be an undici Dispatcher',
-    )
-    .optional(),
-});
+const ClientOptionsSchema = z
+  .object({
+    baseUrl: z
+      .string()
+      .refine((v) => parseBaseUrl(v) !== undefined, 'must be an absolute http(s) URL')
+      .refine((v) => {
+        const url = parseBaseUrl(v);
+        return (
+          url === undefined ||
+          (url.search === '' && url.hash === '' && url.username === '' && url.password === '')
+        );
+      }, 'must not carry a query, a fragment or credentials'),
+    apiKey: z
+      .string('must be a string')
+      .min(1, { error: 'must not be empty', abort: true })
+      .regex(API_KEY, 'must be printable ASCII'),
+    timeoutMs: z.int().min(1).max(600_000).default(10_000),
+    retries: z.int().min(0).max(10).default(2),
+    retryBaseMs: z.int().min(0).max(60_000).default(100),
+    retryMaxMs: z.int().min(0).max(600_000).default(2_000),
+    dispatcher: z
+      .custom<Dispatcher>(
+        (v) =>
+          typeof v === 'object' && v !== null && typeof (v as { dispatch?: unknown }).dispatch === 'function',
+        'must be an undici Dispatcher',
+      )
+      .optional(),
+    strict: z.boolean().default(false),
+    allowInsecureHttp: z.boolean().default(false),
+    logger: z
+      .custom<NonNullable<ClientOptions['logger']>>(
+        (v) => typeof v === 'object' && v !== null,
+        'must be an object',
+      )
+      .optional(),
+  })
+  .superRefine((options, ctx) => {
+    const url = parseBaseUrl(options.baseUrl);
+    if (url?.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !options.allowInsecureHttp) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message:
+          'uses http:// to another machine: the API key would travel in clear text (allowInsecureHttp: true to allow it)',
+      });
+    }
+  });
 
 /** Validates once, at creation. Unknown keys are ignored. Throws INVALID_OPTIONS naming the option. */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
@@ -87,5 +117,6 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     baseUrl: url.origin + pathPrefix,
     origin: url.origin,
     dispatcher: parsed.data.dispatcher,
+    logger: parsed.data.logger,
   };
 }

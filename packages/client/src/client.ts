@@ -1,10 +1,11 @@
+import { parseRetryAfter } from '@verify-kit/protocol';
 import { type Dispatcher, Pool, request } from 'undici';
 import type { z } from 'zod';
 import { type ClientOptions, resolveClientOptions } from './client-options.js';
 import { VerifyKitError } from './errors.js';
 import { type ReadBody, readBody } from './read-body.js';
 import { redact } from './redact.js';
-import { backoffDelay, parseRetryAfter, sleep } from './retry.js';
+import { backoffDelay, sleep } from './retry.js';
 import {
   type CreateSessionRequest,
   CreateSessionRequestSchema,
@@ -12,6 +13,7 @@ import {
   CreateSessionResponseSchema,
   type Identification,
   IdentificationSchema,
+  StrictCreateSessionResponseSchema,
   type VerifyRequest,
   VerifyRequestSchema,
   type VerifyResponse,
@@ -56,6 +58,8 @@ interface Call<T> {
   path: string;
   body?: unknown;
   response: z.ZodType<T>;
+  /** The spec's exact shape: an answer that passes `response` but not this is logged once. */
+  expected?: z.ZodType;
   policy: RetryPolicy;
   signal: AbortSignal | undefined;
 }
@@ -78,6 +82,19 @@ export function createClient(options: ClientOptions): VerifyClient {
   const dispatcher: Dispatcher = config.dispatcher ?? ownPool!;
   let closing: Promise<void> | undefined;
   const retryAfterCapMs = Math.max(MIN_RETRY_AFTER_CAP_MS, config.retryMaxMs);
+  const warned = new Set<string>();
+
+  /** A shape the spec does not describe, accepted: said once per call kind, never failed. */
+  const warnOnDrift = (call: Call<unknown>, json: unknown, what: string) => {
+    if (call.expected === undefined || warned.has(what)) return;
+    const strict = call.expected.safeParse(json);
+    if (strict.success) return;
+    warned.add(what);
+    const fields = [...new Set(strict.error.issues.map((issue) => issue.path.map(String).join('.')))];
+    config.logger?.warn?.(`${what}: the service answered a shape the spec does not describe; accepted`, {
+      fields,
+    });
+  };
 
   const fail = (failure: Failure): VerifyKitError => {
     const { code, message, ...rest } = failure;
@@ -130,7 +147,7 @@ export function createClient(options: ClientOptions): VerifyClient {
       let retryAfterMs: number | undefined;
       if (result.kind === 'answer') {
         if (result.status >= 200 && result.status <= 299)
-          return parseAnswer(call.response, result.read, result.status, what);
+          return parseAnswer(call, result.read, result.status, what);
         failure = failureForStatus(result.status, what, result.read);
         retryable = call.policy === 'safe' && RETRYABLE_STATUSES.has(result.status);
         retryAfterMs = parseRetryAfter(result.headers['retry-after']);
@@ -149,7 +166,8 @@ export function createClient(options: ClientOptions): VerifyClient {
     }
   }
 
-  function parseAnswer<T>(schema: z.ZodType<T>, read: ReadBody, status: number, what: string): T {
+  function parseAnswer<T>(call: Call<T>, read: ReadBody, status: number, what: string): T {
+    const schema = call.response;
     if (read.truncated) {
       throw fail({
         code: 'UPSTREAM_BAD_RESPONSE',
@@ -179,6 +197,7 @@ export function createClient(options: ClientOptions): VerifyClient {
         details: issuesToDetails(parsed.error.issues),
       });
     }
+    warnOnDrift(call as Call<unknown>, json, what);
     return parsed.data;
   }
 
@@ -212,7 +231,8 @@ export function createClient(options: ClientOptions): VerifyClient {
           method: 'POST',
           path: '/api/v1/verification-sessions',
           body: validBody(CreateSessionRequestSchema, body, 'session request'),
-          response: CreateSessionResponseSchema,
+          response: config.strict ? StrictCreateSessionResponseSchema : CreateSessionResponseSchema,
+          expected: StrictCreateSessionResponseSchema,
           policy: 'once',
           signal: requestOptions?.signal,
         }),

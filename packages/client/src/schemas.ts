@@ -91,20 +91,64 @@ export const SessionCodeSchema = z
   .string()
   .regex(/^[A-Za-z0-9]{8}$/, 'sessionCode must be 8 alphanumeric characters');
 
-// The service's ids are UUID-shaped; z.guid() accepts any 8-4-4-4-12 hex id (no RFC variant check).
+/**
+ * An id or code of the service, opaque: 1 to 256 printable ASCII characters, nothing more is
+ * assumed (the vendor's ids need not be UUIDs).
+ */
+const OpaqueSchema = z.string().regex(/^[\x21-\x7e]{1,256}$/, 'must be 1 to 256 printable characters');
+
+/** Schemes a link from the service may never have: they run code or read files where clicked. */
+export const DANGEROUS_SCHEMES: readonly string[] = ['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'];
+
+/** Where the deep link may lead: a URL whose scheme is not a dangerous one, passed through unchanged. */
+export const DeepLinkSchema = z
+  .string()
+  .max(2048)
+  .refine((value) => URL.canParse(value), 'deepLink must be a URL')
+  .refine(
+    (value) => !URL.canParse(value) || !DANGEROUS_SCHEMES.includes(new URL(value).protocol.toLowerCase()),
+    'deepLink must not be a javascript:, data:, vbscript:, file: or blob: link',
+  );
+
+const HttpLinkSchema = z.url({ protocol: /^https?$/ }).max(2048);
+
+/**
+ * The creation answer as the production client takes it: ids and code opaque, links checked only
+ * where safety needs it (http(s) pages, a deep link of a harmless scheme, in any segment order),
+ * other fields dropped. `expiresAt` is kept only when it is a date.
+ */
+export const CreateSessionResponseSchema = z.object({
+  id: OpaqueSchema,
+  identificationId: OpaqueSchema,
+  sessionCode: OpaqueSchema,
+  deepLink: DeepLinkSchema,
+  qrCodeLink: HttpLinkSchema,
+  sessionPageLink: HttpLinkSchema,
+  /** Not in the spec; the sandbox sends it. The kit computes it from `duration` when absent. */
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .catch(() => undefined),
+});
+
+// The service's ids are UUID-shaped in the spec; z.guid() accepts any 8-4-4-4-12 hex id.
 const IdSchema = z.guid();
 
-export const CreateSessionResponseSchema = z
+/**
+ * The spec's exact shapes (UUID ids, the 8-character code, the link suffixes): the sandbox's
+ * conformance, and the client's `strict: true` for people who want an alarm on any drift.
+ */
+export const StrictCreateSessionResponseSchema = z
   .looseObject({
     id: IdSchema,
     identificationId: IdSchema,
     sessionCode: SessionCodeSchema,
-    deepLink: z
-      .string()
-      .regex(/^[a-z][a-z0-9+.-]*:\/\/app-url\/.+/i, 'deepLink must be <app_scheme>://app-url/…'),
-    qrCodeLink: z.url({ protocol: /^https?$/ }),
-    sessionPageLink: z.url({ protocol: /^https?$/ }),
-    /** Not in the spec; the sandbox sends it. The kit computes it from `duration` when absent. */
+    deepLink: DeepLinkSchema.refine(
+      (value) => /^[a-z][a-z0-9+.-]*:\/\/app-url\/.+/i.test(value),
+      'deepLink must be <app_scheme>://app-url/…',
+    ),
+    qrCodeLink: HttpLinkSchema,
+    sessionPageLink: HttpLinkSchema,
     expiresAt: z.iso.datetime({ offset: true }).optional(),
   })
   .superRefine((res, ctx) => {
@@ -182,7 +226,8 @@ export const VerifyRequestSchema = z
   });
 export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 
-export const VerifyResponseSchema = z.looseObject({ verified: z.boolean() });
+/** `{ verified }` only: other fields of the answer are dropped, never passed on. */
+export const VerifyResponseSchema = z.object({ verified: z.boolean() });
 export type VerifyResponse = z.infer<typeof VerifyResponseSchema>;
 
 /** The error body of DESIGN.md, used by the sandbox and the kit alike. */
@@ -206,6 +251,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'identification.approved',
   'identification.rejected',
   'identification.resubmission_required',
+  // Documented by the vendor, not by the spec: hints, the next read decides.
+  'identification.failed',
+  'identification.waiting_for_status_change_approval',
 ] as const;
 export type WebhookEventType = Open<(typeof WEBHOOK_EVENT_TYPES)[number]>;
 

@@ -211,9 +211,7 @@ describe('status mapping', () => {
   });
 
   it('a 2xx JSON of the wrong shape: UPSTREAM_BAD_RESPONSE with the issues as details', async () => {
-    upstream.answer(
-      json(201, { ...sessionAnswer(upstream.url), sessionCode: 'short', qrCodeLink: 'ftp://x/y' }),
-    );
+    upstream.answer(json(201, { ...sessionAnswer(upstream.url), sessionCode: '', qrCodeLink: 'ftp://x/y' }));
     const error = await failureOf(client.createSession(sessionRequest));
     expect(error.code).toBe('UPSTREAM_BAD_RESPONSE');
     expect(error.details).toEqual(

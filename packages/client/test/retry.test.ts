@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, parseRetryAfter, sleep } from '../src/retry.js';
+import { backoffDelay, sleep } from '../src/retry.js';
 
 describe('backoffDelay (full jitter, capped)', () => {
   it.each([
@@ -11,24 +11,6 @@ describe('backoffDelay (full jitter, capped)', () => {
   ])('attempt %i stays below %i ms', (attempt, ceiling) => {
     expect(backoffDelay(attempt, 100, 2000, () => 0)).toBe(0);
     expect(backoffDelay(attempt, 100, 2000, () => 0.999999)).toBe(ceiling - 1);
-  });
-});
-
-describe('parseRetryAfter', () => {
-  const now = Date.parse('2030-01-01T00:00:00Z');
-  it.each([
-    ['120', 120_000],
-    [' 0 ', 0],
-    ['Tue, 01 Jan 2030 00:00:05 GMT', 5_000],
-    ['Mon, 31 Dec 2029 23:59:00 GMT', 0],
-    [['3', '9'], 3_000],
-    ['-1', undefined],
-    ['1.5', undefined],
-    ['soon', undefined],
-    ['', undefined],
-    [undefined, undefined],
-  ])('%j -> %j ms', (value, ms) => {
-    expect(parseRetryAfter(value, now)).toBe(ms);
   });
 });
 

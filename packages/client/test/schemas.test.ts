@@ -6,6 +6,7 @@ import {
   IdentificationSchema,
   isApproved,
   isKnownStatus,
+  StrictCreateSessionResponseSchema,
   VerifyRequestSchema,
   VerifyResponseSchema,
   WebhookPayloadSchema,
@@ -105,11 +106,57 @@ describe('CreateSessionRequestSchema: other fields', () => {
   });
 });
 
-describe('CreateSessionResponseSchema', () => {
-  it('accepts the spec shapes, and fields it does not know', () => {
+describe('CreateSessionResponseSchema: the production client takes what is safe', () => {
+  it('accepts the spec shapes, and drops fields it does not know', () => {
     expect(valid(CreateSessionResponseSchema, response)).toBe(true);
-    expect(valid(CreateSessionResponseSchema, { ...response, somethingNew: 1 })).toBe(true);
+    expect(CreateSessionResponseSchema.parse({ ...response, somethingNew: 1 })).not.toHaveProperty(
+      'somethingNew',
+    );
     expect(valid(CreateSessionResponseSchema, { ...response, expiresAt: '2030-01-01T00:00:00Z' })).toBe(true);
+  });
+
+  it.each([
+    [
+      'the vendor SDK’s deep-link order',
+      { deepLink: `trustchex://verification-session/${ID}/app-url/idv.example.com` },
+    ],
+    ['ids that are not UUIDs', { id: 'vs_01HZX', identificationId: 'idn-42' }],
+    ['a code of another length', { sessionCode: 'K7M2P9QXZ1' }],
+    ['links of other shapes', { qrCodeLink: `${BASE}/qr/${ID}`, sessionPageLink: `${BASE}/s/${ID}` }],
+  ])('accepts %s, passed through unchanged', (_name, change) => {
+    expect(CreateSessionResponseSchema.parse({ ...response, ...change })).toMatchObject(change);
+  });
+
+  it('drops an expiresAt that is not a date (the kit derives one) instead of failing', () => {
+    expect(
+      CreateSessionResponseSchema.parse({ ...response, expiresAt: 'tomorrow' }).expiresAt,
+    ).toBeUndefined();
+  });
+
+  it.each([
+    ['a javascript: deep link', { deepLink: 'javascript://app-url/%0Aalert(document.cookie)//x' }],
+    ['a data: deep link', { deepLink: 'data:text/html,<script>alert(1)</script>' }],
+    ['a vbscript: deep link', { deepLink: 'vbscript:msgbox(1)' }],
+    ['a file: deep link', { deepLink: 'file:///etc/passwd' }],
+    ['a JAVASCRIPT: deep link in capitals', { deepLink: 'JAVASCRIPT:alert(1)' }],
+    ['a deep link that is not a URL', { deepLink: 'not a link' }],
+    [
+      'a QR link that is not http(s)',
+      { qrCodeLink: `ftp://idv.example.com/api/v1/verification-sessions/${ID}/qr-code` },
+    ],
+    ['a session page that is javascript:', { sessionPageLink: 'javascript:alert(1)' }],
+    ['an empty id', { id: '' }],
+    ['an id with a space or a control character', { identificationId: 'a b\n' }],
+    ['a missing identificationId', { identificationId: undefined }],
+  ])('refuses %s (it must never reach a browser)', (_name, change) => {
+    expect(valid(CreateSessionResponseSchema, { ...response, ...change })).toBe(false);
+  });
+});
+
+describe('StrictCreateSessionResponseSchema: the spec’s exact shapes (strict: true, the sandbox’s conformance)', () => {
+  it('accepts the spec shapes, and fields it does not know', () => {
+    expect(valid(StrictCreateSessionResponseSchema, response)).toBe(true);
+    expect(valid(StrictCreateSessionResponseSchema, { ...response, somethingNew: 1 })).toBe(true);
   });
 
   it.each([
@@ -118,17 +165,14 @@ describe('CreateSessionResponseSchema', () => {
     ['a code with a dash', { sessionCode: 'K7M2-9QX' }],
     ['a deep link without app-url', { deepLink: `idv://${BASE}/verification-session/${ID}` }],
     ['a deep link to another session', { deepLink: `idv://app-url/${BASE}/verification-session/other` }],
-    [
-      'a QR link that is not http(s)',
-      { qrCodeLink: `ftp://idv.example.com/api/v1/verification-sessions/${ID}/qr-code` },
-    ],
+    ['the SDK’s deep-link order', { deepLink: `idv://verification-session/${ID}/app-url/idv.example.com` }],
     ['a QR link of another shape', { qrCodeLink: `${BASE}/qr/${ID}` }],
     ['a session page of another shape', { sessionPageLink: `${BASE}/verification-sessions/${ID}` }],
     ['an id that is not a UUID', { id: 'abc' }],
-    ['a missing identificationId', { identificationId: undefined }],
     ['an expiresAt that is not a date', { expiresAt: 'tomorrow' }],
+    ['a javascript: deep link', { deepLink: `javascript://app-url/${BASE}/verification-session/${ID}` }],
   ])('rejects %s', (_name, change) => {
-    expect(valid(CreateSessionResponseSchema, { ...response, ...change })).toBe(false);
+    expect(valid(StrictCreateSessionResponseSchema, { ...response, ...change })).toBe(false);
   });
 });
 

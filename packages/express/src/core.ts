@@ -59,6 +59,9 @@ export class KitCore {
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.retries === undefined ? {} : { retries: options.retries }),
       ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher as Dispatcher }),
+      strict: options.strict,
+      allowInsecureHttp: options.allowInsecureHttp,
+      logger: this.log,
     });
     this.bindings = new Bindings(options.accountOf, options.bindingStore, this.log);
     this.events = new StatusEvents(

@@ -187,6 +187,7 @@ const OptionsSchema = z
       .default({ perClient: 5, perIp: 30, windowSeconds: 60 }),
     maxReadsPerSecond: int('', 1, 10_000).default(5),
     allowInsecureHttp: z.boolean({ error: 'must be true or false' }).default(false),
+    strict: z.boolean({ error: 'must be true or false' }).default(false),
     webhookPayload: fn<WebhookPayloadParser>(
       'must be a function (json) => ({ identificationId, type }) or undefined for a body it does not know',
     ).optional(),

@@ -11,6 +11,7 @@ export const USAGE = `Usage: pnpm sandbox [options]
   --workflows a,b           known workflow ids (default: default)
   --review-delay-ms MS      time of the automatic review (default 1500)
   --app-scheme S            deep link scheme (default idv)
+  --deep-link-style spec|sdk the deep link's segment order: the spec's (default) or the vendor SDK's
   --webhook-url URL         where to send signed webhooks (with --webhook-secret)
   --webhook-secret whsec_…  Standard Webhooks secret (with --webhook-url)
   --rate-limit N            answer 429 beyond N /api/v1 requests per window and client
@@ -37,6 +38,7 @@ const FlagsSchema = z.strictObject({
   workflows: z.string().optional(),
   'review-delay-ms': int('review-delay-ms'),
   'app-scheme': z.string().optional(),
+  'deep-link-style': z.enum(['spec', 'sdk'], { error: '--deep-link-style takes spec or sdk' }).optional(),
   'webhook-url': z.string().optional(),
   'webhook-secret': z.string().optional(),
   'rate-limit': int('rate-limit'),
@@ -68,6 +70,7 @@ export function parseCliArgs(
         workflows: str,
         'review-delay-ms': str,
         'app-scheme': str,
+        'deep-link-style': str,
         'webhook-url': str,
         'webhook-secret': str,
         'rate-limit': str,
@@ -99,6 +102,7 @@ export function parseCliArgs(
   }
   if (f['review-delay-ms'] !== undefined) options.reviewDelayMs = f['review-delay-ms'];
   if (f['app-scheme'] !== undefined) options.appScheme = f['app-scheme'];
+  if (f['deep-link-style'] !== undefined) options.deepLinkStyle = f['deep-link-style'];
   if (f['webhook-url'] !== undefined) options.webhookUrl = f['webhook-url'];
   if (f['webhook-secret'] !== undefined) options.webhookSecret = f['webhook-secret'];
   if (f['rate-limit'] !== undefined) {

@@ -1,8 +1,11 @@
 import type { DocumentFields } from '@verify-kit/client';
 import { z } from 'zod';
 
-/** What the reviewer does with a document in the sandbox (DESIGN.md decision 2). */
-export const SCENARIOS = ['approve', 'manual_review', 'resubmit', 'reject'] as const;
+/**
+ * What the reviewer does with a document in the sandbox (decision 2). `processing_error`: the
+ * service could not process it (webhook `identification.failed`), and asks for it again.
+ */
+export const SCENARIOS = ['approve', 'manual_review', 'resubmit', 'reject', 'processing_error'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** Body of `POST /sandbox/sessions/:id/documents`: the document the person shows. */

@@ -17,6 +17,12 @@ export interface SandboxOptions {
   reviewDelayMs?: number;
   /** Scheme of the deep link; default 'idv'. */
   appScheme?: string;
+  /**
+   * The deep link's segment order: 'spec' (`<scheme>://app-url/<base>/verification-session/<id>`,
+   * default) or 'sdk', as the vendor's mobile SDK documents it
+   * (`<scheme>://verification-session/<id>/app-url/<host>`).
+   */
+  deepLinkStyle?: 'spec' | 'sdk';
   /** Where signed webhooks go (with webhookSecret; both or neither). */
   webhookUrl?: string;
   /** `whsec_<base64>`. */
@@ -72,6 +78,7 @@ export const SandboxOptionsSchema = z
       .regex(/^[a-z][a-z0-9+.-]*$/i, 'appScheme must be a URL scheme such as idv')
       .max(64)
       .optional(),
+    deepLinkStyle: z.enum(['spec', 'sdk'], { error: "deepLinkStyle must be 'spec' or 'sdk'" }).optional(),
     webhookUrl: z.url({ protocol: /^https?$/ }).optional(),
     webhookSecret: z.string().regex(WEBHOOK_SECRET, 'webhookSecret must be whsec_<base64>').optional(),
     webhookRetryBaseMs: z.int().min(0).max(3_600_000).optional(),
@@ -103,6 +110,7 @@ export interface ResolvedOptions {
   workflows: readonly string[];
   reviewDelayMs: number;
   appScheme: string;
+  deepLinkStyle: 'spec' | 'sdk';
   webhook:
     | { url: string; secret: string; retryBaseMs: number; maxAttempts: number; timeoutMs: number }
     | undefined;
@@ -131,6 +139,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     workflows: [...new Set(o.workflows ?? ['default'])],
     reviewDelayMs: o.reviewDelayMs ?? 1500,
     appScheme: o.appScheme ?? 'idv',
+    deepLinkStyle: o.deepLinkStyle ?? 'spec',
     webhook:
       o.webhookUrl && o.webhookSecret
         ? {

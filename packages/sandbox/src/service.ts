@@ -12,6 +12,7 @@ import {
 } from '@verify-kit/client';
 import { z } from 'zod';
 import type { Clock } from './clock.js';
+import { deepLinkOf } from './deep-link.js';
 import { DocumentSubmissionSchema, type SubmittedDocument } from './documents.js';
 import { ApiError, invalidRequest, notFound, SANDBOX_ERROR_CODES, sessionExpired } from './errors.js';
 import { maskEmail, maskPhone } from './mask.js';
@@ -55,6 +56,7 @@ export interface ServiceConfig {
   workflows: readonly string[];
   reviewDelayMs: number;
   appScheme: string;
+  deepLinkStyle: 'spec' | 'sdk';
   retentionMs: number;
   maxSessions: number;
 }
@@ -167,7 +169,7 @@ export class SandboxService {
       reviewing: false,
       document: undefined,
       expiryNoticed: false,
-      deepLink: `${this.config.appScheme}://app-url/${this.baseUrl}/verification-session/${id}`,
+      deepLink: deepLinkOf(this.config, this.baseUrl, id),
       qrCodeLink: `${this.baseUrl}/api/v1/verification-sessions/${id}/qr-code`,
       sessionPageLink: `${this.baseUrl}/public/verification-sessions/${id}`,
     };
@@ -333,6 +335,7 @@ export class SandboxService {
         console.error('[verify-kit sandbox] automatic review failed:', err);
         status = IDENTIFICATION_STATUS.IN_MANUAL_REVIEW;
       }
+      if (scenario === 'processing_error') this.emit('identification.failed', rec);
       this.setStatus(rec, status);
     }, this.config.reviewDelayMs);
     this.reviewTimers.set(rec.id, timer);

@@ -1,4 +1,4 @@
-import { CreateSessionResponseSchema } from '@verify-kit/client';
+import { StrictCreateSessionResponseSchema } from '@verify-kit/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, type Harness, harness, UUID } from './helpers.js';
 
@@ -34,7 +34,7 @@ describe('POST /api/v1/verification-sessions: the answer', () => {
     expect(body.id).toMatch(UUID);
     expect(body.identificationId).toMatch(UUID);
     expect(body.identificationId).not.toBe(body.id);
-    expect(CreateSessionResponseSchema.safeParse(body).success).toBe(true);
+    expect(StrictCreateSessionResponseSchema.safeParse(body).success).toBe(true);
   });
 
   it('builds the links literally from the base address (spec shapes, DESIGN.md decision 11)', async () => {
@@ -53,6 +53,20 @@ describe('POST /api/v1/verification-sessions: the answer', () => {
       expect(s.sessionPageLink).toBe(`https://idv.example.test/public/verification-sessions/${s.id}`);
     } finally {
       await other.sandbox.close();
+    }
+  });
+
+  it('deepLinkStyle sdk: the vendor SDK’s order, with the base as a bare host', async () => {
+    const sdk = await harness({
+      baseUrl: 'https://idv.example.test/',
+      appScheme: 'trustchex',
+      deepLinkStyle: 'sdk',
+    });
+    try {
+      const s = await sdk.createSession();
+      expect(s.deepLink).toBe(`trustchex://verification-session/${s.id}/app-url/idv.example.test`);
+    } finally {
+      await sdk.sandbox.close();
     }
   });
 

@@ -131,6 +131,21 @@ describe('webhooks (DESIGN.md decision 13)', () => {
     expect(types).toContain('identification.rejected');
   });
 
+  it('a processing error: identification.failed, then resubmission required', async () => {
+    const { h, r } = await setup();
+    const s = await h.createSession();
+    await h.submit(s.id, { scenario: 'processing_error' });
+    await until(
+      () => r.received.some((e) => e.type === 'identification.resubmission_required'),
+      'resubmission',
+    );
+    const types = r.received.map((e) => e.type);
+    expect(types.indexOf('identification.failed')).toBeGreaterThan(-1);
+    expect(types.indexOf('identification.failed')).toBeLessThan(
+      types.indexOf('identification.resubmission_required'),
+    );
+  });
+
   it('sends the signed event of a control-API status change (an approval revoked)', async () => {
     const { h, r } = await setup();
     const s = await h.createSession();

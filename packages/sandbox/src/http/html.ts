@@ -1,5 +1,6 @@
 import type { Locale } from '@verify-kit/client';
 import type { Response } from 'express';
+import { SCENARIOS } from '../documents.js';
 import { publicPageTexts, simulatorPageTexts, simulatorScriptTexts } from '../i18n.js';
 import type { SessionRecord } from '../service.js';
 
@@ -110,9 +111,9 @@ function field(id: string, label: string, extra = ''): string {
 export function simulatorPage(base: string, locale: Locale, sessionId: string | undefined): string {
   const t = simulatorPageTexts[locale];
   const other: Locale = locale === 'en' ? 'tr' : 'en';
-  const scenarios = (['approve', 'manual_review', 'resubmit', 'reject'] as const)
-    .map((s) => `<option value="${s}">${escapeHtml(t[`scenario_${s}`])}</option>`)
-    .join('');
+  const scenarios = SCENARIOS.map(
+    (s) => `<option value="${s}">${escapeHtml(t[`scenario_${s}`])}</option>`,
+  ).join('');
   const texts = JSON.stringify(simulatorScriptTexts[locale]).replace(/</g, '\\u003c');
   return layout({
     lang: locale,
