@@ -90,10 +90,12 @@ function followActivity(): void {
 
 function renderActivity(entries: readonly ActivityEntry[]): void {
   const body = $('#activity');
-  const rows = [...entries].reverse().map((entry) => {
+  const rows = groupRepeats([...entries].reverse()).map(({ entry, count }) => {
     const row = document.createElement('tr');
     row.className = `activity-${entry.kind}`;
-    for (const text of [new Date(entry.at).toLocaleTimeString(), ...describeEntry(entry)]) {
+    const [what, detail] = describeEntry(entry);
+    const cells = [new Date(entry.at).toLocaleTimeString(), count > 1 ? `${what} ×${count}` : what, detail];
+    for (const text of cells) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.append(cell);
@@ -109,6 +111,33 @@ function renderActivity(entries: readonly ActivityEntry[]): void {
     rows.push(row);
   }
   body.replaceChildren(...rows);
+}
+
+/**
+ * Routine rows repeat (the widget's status reads, the gate's answers): an entry the same as an
+ * earlier one since the last milestone (a webhook or a status change) joins its row, shown as
+ * "Status read, kit → service ×12" at the newest time.
+ */
+function groupRepeats(entries: readonly ActivityEntry[]): { entry: ActivityEntry; count: number }[] {
+  const groups: { entry: ActivityEntry; count: number }[] = [];
+  let routine = new Map<string, { entry: ActivityEntry; count: number }>();
+  for (const entry of entries) {
+    if (entry.kind === 'webhook' || entry.kind === 'status_change') {
+      routine = new Map();
+      groups.push({ entry, count: 1 });
+      continue;
+    }
+    const key = describeEntry(entry).join('|');
+    const group = routine.get(key);
+    if (group !== undefined) {
+      group.count += 1;
+      continue;
+    }
+    const fresh = { entry, count: 1 };
+    routine.set(key, fresh);
+    groups.push(fresh);
+  }
+  return groups;
 }
 
 function describeEntry(entry: ActivityEntry): [string, string] {
