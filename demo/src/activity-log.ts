@@ -1,20 +1,24 @@
+import type { AuditEvent, StatusChangeEvent } from '@verify-kit/express';
 /*
- * What the playground shows beside a verification: the webhooks the demo received for an
- * identification (with the signature check), the status reads the kit made upstream, and the
- * gate's answers. In memory, bounded, keyed by identification id.
+ * What the playground shows beside a verification: the webhooks the kit accepted for an
+ * identification, the status changes it told, the status reads it made upstream, and the gate's
+ * answers. In memory, bounded, keyed by identification id. Only what the kit accepted is recorded
+ * (its onAudit and onStatusChange hooks): a flood of unsigned posts cannot wipe the log.
  */
 
 export interface WebhookEntry {
   kind: 'webhook';
   at: string;
-  /** e.g. identification.approved; absent when the body could not be read. */
+  /** e.g. identification.approved: a webhook the kit verified (signature, replay) and accepted. */
   type?: string;
-  status?: string;
-  /** The demo's own check of the Standard Webhooks signature with the shared secret. */
-  signature: 'valid' | 'invalid' | 'not_checked';
-  signatureProblem?: string;
-  /** What the kit's webhook receiver answered (204 accepted, 400/401 refused). */
-  kitAnswer: number;
+}
+
+export interface StatusChangeEntry {
+  kind: 'status_change';
+  at: string;
+  status: string;
+  previousStatus?: string;
+  phase: string;
 }
 
 export interface StatusCallEntry {
@@ -35,7 +39,7 @@ export interface GateEntry {
   answer: number;
 }
 
-export type ActivityEntry = WebhookEntry | StatusCallEntry | GateEntry;
+export type ActivityEntry = WebhookEntry | StatusChangeEntry | StatusCallEntry | GateEntry;
 
 const MAX_ENTRIES_PER_IDENTIFICATION = 100;
 const MAX_IDENTIFICATIONS = 2_000;
@@ -60,4 +64,30 @@ export class ActivityLog {
   of(identificationId: string): readonly ActivityEntry[] {
     return this.#entries.get(identificationId) ?? [];
   }
+}
+
+/** The kit's hooks that feed the log: only webhooks it accepted and status changes it told. */
+export function recordAcceptedActivity(log: ActivityLog): {
+  onAudit: (event: AuditEvent) => void;
+  onStatusChange: (event: StatusChangeEvent) => void;
+} {
+  return {
+    onAudit: (event) => {
+      if (event.type !== 'webhook.accepted' || event.identificationId === undefined) return;
+      log.add(event.identificationId, {
+        kind: 'webhook',
+        at: event.at,
+        ...(typeof event.detail === 'string' ? { type: event.detail } : {}),
+      });
+    },
+    onStatusChange: (event) => {
+      log.add(event.identificationId, {
+        kind: 'status_change',
+        at: event.at,
+        status: event.status,
+        ...(event.previousStatus === undefined ? {} : { previousStatus: event.previousStatus }),
+        phase: event.phase,
+      });
+    },
+  };
 }

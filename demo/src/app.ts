@@ -4,22 +4,14 @@ import session, { type Store } from 'express-session';
 import type { ActivityLog } from './activity-log.js';
 import { type BoundSession, demoApi, requireSignedIn, SESSION_COOKIE_NAME } from './demo-api.js';
 import { jsonErrorHandler, requireSameOriginJson, sendError } from './http-errors.js';
-import {
-  humaneGateFailures,
-  requireSignedInPage,
-  sendPage,
-  staticAssets,
-  unavailableAsJson,
-} from './pages.js';
+import { notApprovedHandler, requireSignedInPage, sendPage, staticAssets, unavailablePage } from './pages.js';
 import { securityHeaders } from './security-headers.js';
-import { recordWebhooks } from './webhook-recorder.js';
 import './session-data.js';
 
 export interface DemoAppOptions {
   kit: VerifyKit;
   activity: ActivityLog;
-  boundSession: (req: Request) => BoundSession | undefined;
-  webhookSecret: string | undefined;
+  boundSession: (req: Request) => Promise<BoundSession | undefined>;
   /** The embedded sandbox's base URL (its simulator is framed), undefined against a real service. */
   sandboxUrl: string | undefined;
   sessionStore: Store | undefined;
@@ -53,20 +45,19 @@ export function createDemoApp(options: DemoAppOptions): Express {
     }),
   );
 
-  // The kit: its protocol routes for the widget, and its webhook receiver (observed for the playground).
-  app.post('/identity/webhook', ...recordWebhooks(options.webhookSecret, activity));
+  // The kit: its protocol routes for the widget and its webhook receiver, mounted before any body
+  // parser of the demo's own, so the kit's body limit is the one that reads webhook bodies.
   app.use('/identity', signedInExceptWebhook, kit.router);
 
   const recordGate: RequestHandler = (req, res, next) => {
     res.on('finish', () => {
-      const bound = boundSession(req);
-      if (bound === undefined) return;
-      activity.add(bound.identificationId, {
-        kind: 'gate',
-        at: new Date().toISOString(),
-        path: req.path,
-        answer: res.statusCode,
-      });
+      const at = new Date().toISOString();
+      boundSession(req).then(
+        (bound) =>
+          bound &&
+          activity.add(bound.identificationId, { kind: 'gate', at, path: req.path, answer: res.statusCode }),
+        () => {},
+      );
     });
     next();
   };
@@ -81,6 +72,7 @@ export function createDemoApp(options: DemoAppOptions): Express {
     demoApi({
       activity,
       boundSession,
+      forget: (req) => kit.forget(req),
       simulatorBaseUrl: options.sandboxUrl,
       upstreamKind: options.sandboxUrl === undefined ? 'service' : 'sandbox',
     }),
@@ -95,8 +87,7 @@ export function createDemoApp(options: DemoAppOptions): Express {
     '/account',
     requireSignedInPage,
     recordGate,
-    humaneGateFailures(publicDir),
-    kit.requireApproved({ redirectTo: '/verify', onUnavailable: unavailableAsJson }),
+    kit.requireApproved({ onRefuse: 'next', onUnavailable: unavailablePage(publicDir) }),
     sendPage(publicDir, 'account'),
   );
 
@@ -105,7 +96,7 @@ export function createDemoApp(options: DemoAppOptions): Express {
       return sendPage(publicDir, 'notFound', 404)(req, res, () => {});
     sendError(res, 404, 'NOT_FOUND', 'there is nothing at this address');
   });
-  app.use(jsonErrorHandler);
+  app.use(notApprovedHandler, jsonErrorHandler);
   return app;
 }
 

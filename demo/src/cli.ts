@@ -14,9 +14,15 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const host = parsed.options.host ?? '127.0.0.1';
+  if (!isLoopback(host)) console.warn(offLoopbackWarning(host));
   const demo = await startDemo(parsed.options);
-  // One line, one URL: what a person opens.
+  // The first line, one URL: what a person opens. Then where the sandbox and its simulator are.
   console.log(demo.url);
+  if (demo.sandbox !== undefined) {
+    console.log(`sandbox (the service's stand-in): ${demo.sandbox.url}`);
+    console.log(`phone simulator: ${demo.sandbox.url}/app`);
+  }
 
   let closing = false;
   const stop = () => {
@@ -29,6 +35,22 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function offLoopbackWarning(host: string): string {
+  const line = '!'.repeat(72);
+  return [
+    line,
+    `WARNING: the demo listens on ${host}, not only on this computer (127.0.0.1).`,
+    'Anyone who can reach this machine can sign in, start verifications and read the activity',
+    'log. The demo has no real accounts and its sandbox is not the real service: do not expose it',
+    'to a network you do not trust. Use --host 127.0.0.1 unless you mean it.',
+    line,
+  ].join('\n');
 }
 
 main().catch((error: unknown) => {

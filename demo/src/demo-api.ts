@@ -1,6 +1,7 @@
 import { type Request, type RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import type { ActivityLog } from './activity-log.js';
+import { accountIdOf } from './bound-session.js';
 import { sendError, sendValidationError } from './http-errors.js';
 import { DEFAULT_SCENARIO, ScenarioSchema } from './scenario.js';
 import type { DemoUser } from './session-data.js';
@@ -23,7 +24,9 @@ export interface BoundSession {
 export interface DemoApiOptions {
   activity: ActivityLog;
   /** The kit's binding of this browser session, if any. */
-  boundSession: (req: Request) => BoundSession | undefined;
+  boundSession: (req: Request) => Promise<BoundSession | undefined>;
+  /** The kit's forget: unbinds this account's verification. */
+  forget: (req: Request) => Promise<void>;
   /** Base URL of the embedded sandbox (its simulator), undefined against a real service. */
   simulatorBaseUrl: string | undefined;
   upstreamKind: 'sandbox' | 'service';
@@ -62,6 +65,7 @@ export function demoApi(options: DemoApiOptions): Router {
     await regenerate(req);
     const user: DemoUser = { name: parsed.data.name, email: parsed.data.email };
     req.session.user = user;
+    req.session.userId = accountIdOf(user.email);
     res.json({ user });
   });
 
@@ -82,7 +86,7 @@ export function demoApi(options: DemoApiOptions): Router {
     res.json({ scenario: parsed.data });
   });
 
-  router.get('/simulator-url', requireSignedIn, (req, res) => {
+  router.get('/simulator-url', requireSignedIn, async (req, res) => {
     if (options.simulatorBaseUrl === undefined) {
       return sendError(
         res,
@@ -91,7 +95,7 @@ export function demoApi(options: DemoApiOptions): Router {
         'this demo talks to a real service: use the mobile app itself',
       );
     }
-    const bound = options.boundSession(req);
+    const bound = await options.boundSession(req);
     if (bound === undefined) {
       return sendError(res, 404, 'NO_SESSION', 'no verification has been started yet');
     }
@@ -102,8 +106,14 @@ export function demoApi(options: DemoApiOptions): Router {
     res.json({ url: url.href });
   });
 
-  router.get('/activity', requireSignedIn, (req, res) => {
-    const bound = options.boundSession(req);
+  // "Forget my verification": the account's binding is gone everywhere; the gate refuses from now on.
+  router.post('/forget', requireSignedIn, async (req, res) => {
+    await options.forget(req);
+    res.status(204).end();
+  });
+
+  router.get('/activity', requireSignedIn, async (req, res) => {
+    const bound = await options.boundSession(req);
     if (bound === undefined) return res.json({ identificationId: null, entries: [] });
     res.json({
       identificationId: bound.identificationId,

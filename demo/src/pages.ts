@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { ERROR_CODE, isVerifyKitError } from '@verify-kit/express';
+import { sameOriginPath } from '@verify-kit/protocol';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  Router,
+} from 'express';
 import { sendError } from './http-errors.js';
 
 /*
@@ -59,35 +67,40 @@ export const requireSignedInPage: RequestHandler = (req, res, next) => {
 };
 
 /**
- * The gate's answer when the service cannot be asked (its `onUnavailable`): the 503 JSON error
- * body, which humaneGateFailures turns into the demo's own page for a person navigating. The
- * message is fixed: nothing of the upstream's answer reaches the browser.
+ * The gate's answer when the service cannot be asked (its `onUnavailable`): for a person
+ * navigating, the demo's own page in words; for a fetch, the 503 JSON error body. The message is
+ * fixed: nothing of the upstream's answer reaches the browser.
  */
-export function unavailableAsJson(_req: Request, res: Response, error: { code: string }): void {
-  sendError(res, 503, error.code, 'The identity verification service cannot be reached right now');
+export function unavailablePage(publicDir: string) {
+  return (req: Request, res: Response, error: { code: string }): void => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (req.accepts(['json', 'html']) === 'html') {
+      res.status(503).sendFile(path.join(publicDir, PAGE_FILES.unavailable));
+      return;
+    }
+    sendError(res, 503, error.code, 'The identity verification service cannot be reached right now');
+  };
 }
 
 /**
- * The gate answers its failures (503: the service unreachable) as JSON, right for fetches. For a
- * person navigating to a gated page the demo shows the same answer as a page in words instead:
- * the status stays, only the body changes.
+ * The gate's refusals (requireApproved with onRefuse: 'next') reach here: a person navigating is
+ * sent to /verify and comes back afterwards; anything else gets the 403 JSON body.
  */
-export function humaneGateFailures(publicDir: string): RequestHandler {
-  return (req, res, next) => {
-    if (req.accepts(['json', 'html']) !== 'html') return next();
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      if (res.statusCode < 500) return json(body);
-      res.json = json;
-      res.setHeader('Cache-Control', 'no-store');
-      res.sendFile(
-        path.join(
-          publicDir,
-          PAGE_FILES[res.statusCode === 503 || res.statusCode === 504 ? 'unavailable' : 'error'],
-        ),
-      );
-      return res;
-    };
-    next();
-  };
-}
+export const notApprovedHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (!isVerifyKitError(err) || err.code !== ERROR_CODE.NOT_APPROVED || res.headersSent) return next(err);
+  res.setHeader('Cache-Control', 'no-store');
+  if (req.accepts(['json', 'html']) === 'html') {
+    const returnTo = sameOriginPath(req.originalUrl);
+    res.redirect(
+      303,
+      returnTo === undefined ? '/verify' : `/verify?returnTo=${encodeURIComponent(returnTo)}`,
+    );
+    return;
+  }
+  const { verification } = err as { verification?: { status: string | null; phase: string | null } };
+  res.status(403).json({
+    error: { code: err.code, message: err.message },
+    status: verification?.status ?? null,
+    phase: verification?.phase ?? null,
+  });
+};

@@ -9,6 +9,8 @@ export interface DemoUser {
 declare module 'express-session' {
   interface SessionData {
     user?: DemoUser;
+    /** The demo account's id: what the kit binds verifications to (accountOf). */
+    userId?: string;
     scenario?: Scenario;
   }
 }

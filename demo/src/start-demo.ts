@@ -4,14 +4,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VerifyKitError } from '@verify-kit/client';
-import { createVerifyKit } from '@verify-kit/express';
 import { ActivityLog } from './activity-log.js';
 import { createDemoApp } from './app.js';
 import { boundSessionOf } from './bound-session.js';
+import { createDemoKit } from './demo-kit.js';
 import { observeUpstreamReads } from './observe-upstream.js';
 import { assertPagesBuilt } from './pages.js';
-import { DEFAULT_SCENARIO, type SessionOptionsFromScenario, sessionOptionsFor } from './scenario.js';
 import { createSessionStore } from './session-store.js';
 import {
   type RemoteUpstreamOptions,
@@ -67,7 +65,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   };
 
   // Listen first: the embedded sandbox needs the demo's webhook address when it starts.
-  const server = http.createServer();
+  // Slow clients (a header drip) are cut off, as the kit's README recommends to integrators.
+  const server = http.createServer({
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    connectionsCheckingInterval: 1_000,
+  });
+  server.keepAliveTimeout = 5_000;
   server.listen(options.port ?? 3000, host);
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
@@ -96,34 +100,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const activity = new ActivityLog();
     cleanups.push(observeUpstreamReads(upstream.baseUrl, activity));
 
-    // Several demo instances behind one load balancer: webhooks wake long-polls on every instance,
-    // and a replayed webhook-id is refused by all of them.
-    const bus =
-      options.redisUrl === undefined || options.redisUrl === ''
-        ? undefined
-        : (await import('@verify-kit/express/redis')).createRedisStatusBus({ url: options.redisUrl });
-    if (bus !== undefined) {
-      cleanups.push(() => bus.close());
-      await bus.ready();
-    }
-
-    const kit = createVerifyKit({
-      baseUrl: upstream.baseUrl,
-      apiKey: upstream.apiKey,
-      workflowId: options.workflowId ?? 'default',
-      sessionOptions: (req): SessionOptionsFromScenario => {
-        const user = req.session.user;
-        if (user === undefined)
-          throw new VerifyKitError('SIGN_IN_REQUIRED', 'please sign in first', { status: 401 });
-        return sessionOptionsFor(req.session.scenario ?? DEFAULT_SCENARIO, user);
-      },
-      ...(upstream.webhookSecret === undefined ? {} : { webhookSecret: upstream.webhookSecret }),
-      // With the embedded sandbox the kit keeps the sandbox's time, so moving the sandbox's clock
-      // (POST /sandbox/clock/advance) expires sessions for the whole demo, webhooks included.
-      ...(upstream.sandbox === undefined ? {} : { now: upstream.sandbox.now }),
-      ...(bus === undefined ? {} : { statusBus: bus, replayStore: bus.replayStore }),
-    });
-    cleanups.push(() => kit.close());
+    const { kit, bindingStore } = await createDemoKit(options, upstream, activity, cleanups);
 
     const store = await createSessionStore(options.redisUrl);
     cleanups.push(() => store.close());
@@ -131,8 +108,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const app = createDemoApp({
       kit,
       activity,
-      boundSession: boundSessionOf,
-      webhookSecret: upstream.webhookSecret,
+      boundSession: boundSessionOf(bindingStore),
       sandboxUrl: upstream.sandbox?.url,
       sessionStore: store.store,
       sessionSecret: options.sessionSecret ?? randomBytes(32).toString('base64url'),

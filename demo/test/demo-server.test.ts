@@ -235,16 +235,14 @@ describe('the demo server', () => {
     expect(created.body.deepLink.endsWith(url.pathname.replace('/app', ''))).toBe(true);
   });
 
-  it('records the webhooks it receives, with the signature check and the kit’s answer', async () => {
+  it('records the webhooks the kit accepted, and nothing of unsigned posts', async () => {
     const b = await signedIn();
     await b('/identity/session', { method: 'POST', json: {} });
     await expect
       .poll(async () =>
         (await b('/api/demo/activity')).body.entries.filter((e: { kind: string }) => e.kind === 'webhook'),
       )
-      .toContainEqual(
-        expect.objectContaining({ type: 'identification.created', signature: 'valid', kitAnswer: 204 }),
-      );
+      .toContainEqual(expect.objectContaining({ type: 'identification.created' }));
   });
 
   it('answers unknown API paths with JSON and unknown pages with the not-found page', async () => {

@@ -119,10 +119,9 @@ export async function boundIds(request: APIRequestContext): Promise<BoundIds> {
 }
 
 export interface ActivityEntry {
-  kind: 'webhook' | 'status_call' | 'gate';
+  kind: 'webhook' | 'status_change' | 'status_call' | 'gate';
   type?: string;
-  signature?: string;
-  kitAnswer?: number;
+  status?: string;
   outcome?: number | string;
   answer?: number;
 }

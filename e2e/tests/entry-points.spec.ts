@@ -74,9 +74,9 @@ test('a reload mid-flow resumes the same session', async ({ page }) => {
 
   // Mid-review too.
   await submitDocument(phone(page), { scenario: 'manual_review' });
-  await expectPhase(page, 'in_review');
+  await expectPhase(page, 'in_manual_review');
   await page.reload();
-  await expectPhase(page, 'in_review');
+  await expectPhase(page, 'in_manual_review');
   expect(await boundIds(page.request)).toEqual(ids);
 });
 

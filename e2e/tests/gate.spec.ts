@@ -58,15 +58,21 @@ test('the gate re-reads on every visit: a decision changed after approval is hon
   await expectGateOpen(page);
 });
 
-test('the gate follows the session bound now: starting over shuts it at once', async ({ page }) => {
+test('starting over keeps an approval; forgetting it shuts the gate at once', async ({ page }) => {
   await signIn(page);
   await submitDocument(phone(page));
   await expectPhase(page, 'approved');
   await continueToAccount(page);
 
-  // Starting over binds a new, unreviewed session: the very next visit is refused.
+  // The kit never replaces an approved verification with a restart: the gate stays open.
   await page.goto('/verify');
   await page.getByRole('button', { name: 'Start over with a new session' }).click();
+  await expectPhase(page, 'approved');
+  await expectGateOpen(page);
+
+  // Forgetting it unbinds it: the very next visit is refused, and a new session starts.
+  await page.getByRole('button', { name: 'Forget my verification' }).click();
+  await page.waitForURL(/\/verify$/);
   await expectPhase(page, 'awaiting_user');
   await expectGateShut(page);
 

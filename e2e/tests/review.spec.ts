@@ -17,7 +17,7 @@ import { advanceClock, decide } from '../support/sandbox-control.js';
 test('manual review, then a reviewer approves', async ({ page, demo }) => {
   await signIn(page);
   await submitDocument(phone(page), { scenario: 'manual_review' });
-  await expectPhase(page, 'in_review');
+  await expectPhase(page, 'in_manual_review');
   await snap(page, 'verify-in-review');
   await expectGateShut(page);
 

@@ -1,5 +1,5 @@
 import { ApiError, api, messageOf } from './api.js';
-import { $, loadMe } from './chrome.js';
+import { $, loadMe, showMessage } from './chrome.js';
 import type { DemoUser } from './types.js';
 
 async function main(): Promise<void> {
@@ -12,6 +12,8 @@ async function main(): Promise<void> {
     $('#account-email').textContent = account.user.email;
     $('#account-verified').textContent = 'Verified and approved by the identity verification service';
     $('#account-details').hidden = false;
+    $('#forget-row').hidden = false;
+    $('#forget').addEventListener('click', forgetVerification);
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
       state.textContent = 'Your verification is not approved (any more), so your account stays closed. ';
@@ -22,6 +24,19 @@ async function main(): Promise<void> {
     } else {
       state.textContent = messageOf(error);
     }
+  }
+}
+
+/** kit.forget: this account's verification is unbound; the gate refuses it from now on. */
+async function forgetVerification(): Promise<void> {
+  const button = $('#forget') as HTMLButtonElement;
+  button.disabled = true;
+  try {
+    await api('/api/demo/forget', { method: 'POST', body: {} });
+    location.assign('/verify');
+  } catch (error) {
+    button.disabled = false;
+    showMessage(messageOf(error));
   }
 }
 

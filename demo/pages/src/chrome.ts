@@ -1,3 +1,4 @@
+import { sameOriginPath } from '@verify-kit/protocol';
 import { api, messageOf } from './api.js';
 import type { Me } from './types.js';
 import './styles.css';
@@ -58,9 +59,13 @@ export async function startOver(): Promise<void> {
   await api('/identity/session', { method: 'POST', body: { restart: true } });
 }
 
-/** A same-origin path only: no open redirect from ?returnTo. */
+/**
+ * A same-origin path only: no open redirect from ?returnTo. The kit's shared check refuses control
+ * characters (browsers strip TAB/CR/LF, so `/\t/evil` would become `//evil`) and backslashes; the
+ * origin is then checked against this page's own.
+ */
 export function safeReturnTo(value: string | null, fallback: string): string {
-  if (value === null || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
-    return fallback;
-  return value;
+  const path = value === null ? undefined : sameOriginPath(value);
+  if (path === undefined || new URL(path, location.origin).origin !== location.origin) return fallback;
+  return path;
 }

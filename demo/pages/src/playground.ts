@@ -103,8 +103,11 @@ function criterionRow(criterion: Criterion, index: number): HTMLTableRowElement 
   remove.addEventListener('click', () => {
     renderCriteria(readCriteria().filter((_, i) => i !== index));
   });
-  for (const control of [type, condition, value, reject, accents, remove]) {
+  const headings = ['Field', 'Condition', 'Value', 'Reject if not met', 'Ignore accents and case', ''];
+  for (const [i, control] of [type, condition, value, reject, accents, remove].entries()) {
     const cell = document.createElement('td');
+    // Narrow screens stack the table: each cell then shows its column's name (CSS ::before).
+    cell.dataset.label = headings[i] ?? '';
     cell.append(control);
     row.append(cell);
   }

@@ -29,14 +29,7 @@ export interface Me {
 }
 
 export type ActivityEntry =
-  | {
-      kind: 'webhook';
-      at: string;
-      type?: string;
-      status?: string;
-      signature: 'valid' | 'invalid' | 'not_checked';
-      signatureProblem?: string;
-      kitAnswer: number;
-    }
+  | { kind: 'webhook'; at: string; type?: string }
+  | { kind: 'status_change'; at: string; status: string; previousStatus?: string; phase: string }
   | { kind: 'status_call'; at: string; method: string; path: string; outcome: number | string }
   | { kind: 'gate'; at: string; path: string; answer: number };

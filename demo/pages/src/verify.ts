@@ -90,10 +90,12 @@ function followActivity(): void {
 
 function renderActivity(entries: readonly ActivityEntry[]): void {
   const body = $('#activity');
-  const rows = [...entries].reverse().map((entry) => {
+  const rows = groupRepeats([...entries].reverse()).map(({ entry, count }) => {
     const row = document.createElement('tr');
     row.className = `activity-${entry.kind}`;
-    for (const text of [new Date(entry.at).toLocaleTimeString(), ...describeEntry(entry)]) {
+    const [what, detail] = describeEntry(entry);
+    const cells = [new Date(entry.at).toLocaleTimeString(), count > 1 ? `${what} ×${count}` : what, detail];
+    for (const text of cells) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.append(cell);
@@ -111,22 +113,42 @@ function renderActivity(entries: readonly ActivityEntry[]): void {
   body.replaceChildren(...rows);
 }
 
+/**
+ * Routine rows repeat (the widget's status reads, the gate's answers): an entry the same as an
+ * earlier one since the last milestone (a webhook or a status change) joins its row, shown as
+ * "Status read, kit → service ×12" at the newest time.
+ */
+function groupRepeats(entries: readonly ActivityEntry[]): { entry: ActivityEntry; count: number }[] {
+  const groups: { entry: ActivityEntry; count: number }[] = [];
+  let routine = new Map<string, { entry: ActivityEntry; count: number }>();
+  for (const entry of entries) {
+    if (entry.kind === 'webhook' || entry.kind === 'status_change') {
+      routine = new Map();
+      groups.push({ entry, count: 1 });
+      continue;
+    }
+    const key = describeEntry(entry).join('|');
+    const group = routine.get(key);
+    if (group !== undefined) {
+      group.count += 1;
+      continue;
+    }
+    const fresh = { entry, count: 1 };
+    routine.set(key, fresh);
+    groups.push(fresh);
+  }
+  return groups;
+}
+
 function describeEntry(entry: ActivityEntry): [string, string] {
   switch (entry.kind) {
-    case 'webhook': {
-      const signature =
-        entry.signature === 'valid'
-          ? 'signature valid'
-          : entry.signature === 'invalid'
-            ? `signature INVALID (${entry.signatureProblem ?? 'no match'})`
-            : 'signature not checked (no secret configured)';
-      const answer =
-        entry.kitAnswer === 204 ? 'accepted by the kit (204)' : `refused by the kit (${entry.kitAnswer})`;
+    case 'webhook':
+      return [`Webhook ${entry.type ?? ''}`.trim(), 'signature valid · accepted by the kit'];
+    case 'status_change':
       return [
-        `Webhook ${entry.type ?? ''}`.trim(),
-        [entry.status, signature, answer].filter(Boolean).join(' · '),
+        'Status changed',
+        `${entry.previousStatus ?? '(new)'} → ${entry.status} (${entry.phase.replaceAll('_', ' ')})`,
       ];
-    }
     case 'status_call':
       return ['Status read, kit → service', `${entry.method} ${entry.path} → ${entry.outcome}`];
     case 'gate': {

@@ -1,0 +1,64 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures.js';
+import { expectPhase, phone, signIn } from '../support/flow.js';
+
+/*
+ * Issue 13: what a person on a phone, on a keyboard or in dark mode relies on. axe runs inside real
+ * Chromium over the demo's pages and the phone simulator framed in them.
+ */
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  return results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join(', ')}`,
+  );
+}
+
+/** How far the page scrolls sideways (0: not at all). */
+const sidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`no axe violations (contrast included) in ${colorScheme} mode, phone simulator included`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    await page.goto('/');
+    expect(await axeViolations(page)).toEqual([]);
+    await signIn(page);
+    await expect(phone(page).getByTestId('step-document')).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto('/playground');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+}
+
+test('at 390 px wide nothing scrolls sideways: verify with its activity table, and the playground', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page);
+  await expect(page.locator('#activity tr').first()).toBeVisible();
+  expect(await sidewaysScroll(page)).toBe(0);
+  await page.goto('/playground');
+  await expect(page.getByRole('button', { name: 'Save and run' })).toBeVisible();
+  expect(await sidewaysScroll(page)).toBe(0);
+});
+
+test('the skip link is the first stop of the keyboard and leads to the content', async ({ page }) => {
+  await page.goto('/');
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to the content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#main$/);
+});
+
+test('repeated status reads show as one row with a count', async ({ page }) => {
+  await signIn(page);
+  await expectPhase(page, 'awaiting_user');
+  for (let i = 0; i < 3; i++) expect((await page.request.get('/api/demo/account')).status()).toBe(403);
+  await expect(page.locator('#activity')).toContainText(/Status read, kit → service ×\d+/);
+});
