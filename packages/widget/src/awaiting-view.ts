@@ -28,8 +28,7 @@ const safe = (url: string) => (/^\s*(javascript|data|vbscript):/i.test(url) ? '#
 export function awaitingView(c: AwaitingContext): TemplateResult {
   const { t, session } = c;
   const code = session.sessionCode;
-  return html`<p part="text" class="muted desktop">${t.awaitingText}</p>
-    <p part="text" class="muted phone">${t.awaitingTextPhone}</p>
+  return html`<p part="text" class="muted">${t.awaitingText}</p>
     <div class="qrcode">
       <img part="qr" src="${c.base}/qr.svg?v=${encodeURIComponent(code)}" alt=${t.qrAlt} width="192" height="192" />
       <a part="button deep-link" href=${safe(session.deepLink)}>${t.openApp}</a>

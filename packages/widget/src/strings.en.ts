@@ -7,7 +7,6 @@ export const en = {
   startingTitle: 'Preparing your verification…',
   awaitingTitle: 'Continue in the app',
   awaitingText: 'Scan the QR code with your phone, or open the app on this device.',
-  awaitingTextPhone: 'Open the identity app on this phone, or scan the QR code from another device.',
   qrAlt: 'QR code that opens this verification in the identity app',
   openApp: 'Open in the app',
   webPage: 'No app? Continue on the web page',

@@ -9,7 +9,6 @@ export const tr: VerifyIdentityStrings = {
   startingTitle: 'Doğrulamanız hazırlanıyor…',
   awaitingTitle: 'Uygulamada devam edin',
   awaitingText: 'QR kodu telefonunuzla okutun veya uygulamayı bu cihazda açın.',
-  awaitingTextPhone: 'Kimlik uygulamasını bu telefonda açın ya da QR kodu başka bir cihazdan okutun.',
   qrAlt: 'Bu doğrulamayı kimlik uygulamasında açan QR kod',
   openApp: 'Uygulamada aç',
   webPage: 'Uygulama yok mu? Web sayfasında devam edin',

@@ -134,8 +134,7 @@ export const styles = css`
     padding: 0.25em 0.5em;
   }
   /* A desktop: the QR first, no "Open in the app" (custom schemes do nothing without the app). */
-  [part~='deep-link'],
-  .phone {
+  [part~='deep-link'] {
     display: none;
   }
   /* A phone-sized or touch screen: opening the app on this device is the primary action. */
@@ -145,12 +144,6 @@ export const styles = css`
       order: -1;
       background: var(--_accent);
       color: var(--_on-accent);
-    }
-    .phone {
-      display: block;
-    }
-    .desktop {
-      display: none;
     }
     [part~='qr'] {
       width: 9rem;

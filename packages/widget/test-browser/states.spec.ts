@@ -306,7 +306,6 @@ test.describe('the deep link', () => {
     await expect(link).toBeVisible();
     expect((await box(link)).y).toBeLessThan((await box(qr)).y);
     await expect(link).toHaveCSS('background-color', 'rgb(11, 87, 208)');
-    await expect(widget.getByText(en.awaitingTextPhone)).toBeVisible();
     await expect(widget.getByRole('link', { name: en.webPage })).toHaveAttribute(
       'href',
       stub.sessionBody().sessionPageLink,
