@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
-/** DESIGN.md's error body: `{ error: { code, message, details? } }`. */
+/** docs/architecture.md's error body: `{ error: { code, message, details? } }`. */
 export function sendError(
   res: Response,
   status: number,

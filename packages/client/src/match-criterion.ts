@@ -25,7 +25,7 @@ const TURKISH_LETTERS = /[İIıiŞşÇçĞğÖöÜü]/g;
 const COMBINING_MARKS = /\p{M}/gu;
 const WHITE_SPACE_RUNS = /\s+/g;
 
-/** DESIGN.md decision 7: Turkish letters to Latin, NFD minus marks, lower case, white space collapsed. */
+/** docs/architecture.md, decision 7: Turkish letters to Latin, NFD minus marks, lower case, white space collapsed. */
 export function normalizeForMatch(value: string): string {
   return value
     .replace(TURKISH_LETTERS, (letter) => TURKISH_TO_LATIN[letter] ?? letter)

@@ -24,7 +24,7 @@ export const CONDITIONS = [
 export const ConditionSchema = z.enum(CONDITIONS);
 export type Condition = z.infer<typeof ConditionSchema>;
 
-/** The criterion types named by the spec and DESIGN.md; the service may know more. */
+/** The criterion types named by the spec and docs/architecture.md; the service may know more. */
 export const KNOWN_CRITERION_TYPES = [
   'DOCUMENT_NUMBER',
   'DOCUMENT_PERSONAL_NUMBER',
@@ -203,7 +203,7 @@ export const VERIFY_TYPES = [
 export const VerifyTypeSchema = z.enum(VERIFY_TYPES);
 export type VerifyType = z.infer<typeof VerifyTypeSchema>;
 
-/** The shape a verify value must have for its type (DESIGN.md decision 9). */
+/** The shape a verify value must have for its type (docs/architecture.md, decision 9). */
 const verifyValueShapes: Record<VerifyType, z.ZodType<string>> = {
   CONTACT_EMAIL: EmailSchema,
   CONTACT_PHONE: PhoneNumberSchema,
@@ -230,7 +230,7 @@ export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 export const VerifyResponseSchema = z.object({ verified: z.boolean() });
 export type VerifyResponse = z.infer<typeof VerifyResponseSchema>;
 
-/** The error body of DESIGN.md, used by the sandbox and the kit alike. */
+/** The error body of docs/architecture.md, used by the sandbox and the kit alike. */
 export const ErrorBodySchema = z.object({
   error: z.object({
     code: z.string(),

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { VerifyKitError } from './errors.js';
 
 /*
- * Standard Webhooks v1 (https://www.standardwebhooks.com), DESIGN.md decision 13, on node:crypto.
+ * Standard Webhooks v1 (https://www.standardwebhooks.com), docs/architecture.md, decision 13, on node:crypto.
  * Secrets follow the `standardwebhooks` library: `whsec_<base64>`, the prefix being optional.
  */
 

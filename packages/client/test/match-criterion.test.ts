@@ -10,7 +10,7 @@ function criterion(condition: Condition, value: string, accentInsensitive?: bool
     : { type: NAME, condition, value, accentInsensitive };
 }
 
-describe('normalizeForMatch (DESIGN.md decision 7)', () => {
+describe('normalizeForMatch (docs/architecture.md, decision 7)', () => {
   it.each([
     ['İ', 'i'],
     ['I', 'i'],

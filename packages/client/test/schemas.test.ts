@@ -204,7 +204,7 @@ describe('IdentificationSchema and statuses', () => {
   );
 });
 
-describe('VerifyRequestSchema: value shapes (DESIGN.md decision 9)', () => {
+describe('VerifyRequestSchema: value shapes (docs/architecture.md, decision 9)', () => {
   it.each([
     ['CONTACT_EMAIL', 'ayse@example.com', true],
     ['CONTACT_EMAIL', 'ayse', false],

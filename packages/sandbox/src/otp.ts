@@ -4,7 +4,7 @@ export const OTP_LENGTH = 6;
 export const OTP_VALIDITY_MS = 5 * 60 * 1000;
 export const OTP_MAX_TRIES = 5;
 
-/** One one-time password "sent" to the person (DESIGN.md decision 12). */
+/** One one-time password "sent" to the person (docs/architecture.md, decision 12). */
 export interface OtpState {
   code: string;
   expiresAt: number;

@@ -1,4 +1,4 @@
-/** A fixed-window request counter per client address (DESIGN.md decision 14). */
+/** A fixed-window request counter per client address (docs/architecture.md, decision 14). */
 export class RateLimiter {
   private windowStart = Number.NEGATIVE_INFINITY;
   private counts = new Map<string, number>();

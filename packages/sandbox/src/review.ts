@@ -21,7 +21,7 @@ const BY_SCENARIO: Record<Scenario, KnownIdentificationStatus> = {
 };
 
 /**
- * The automatic review (DESIGN.md decision 2): an unmet `rejectIfNotMet` criterion rejects; otherwise
+ * The automatic review (docs/architecture.md, decision 2): an unmet `rejectIfNotMet` criterion rejects; otherwise
  * the scenario decides, except that an unmet criterion without `rejectIfNotMet` keeps an `approve`
  * from being automatic and sends the identification to manual review.
  */

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 
-/** Upper-case letters and digits without the look-alikes 0/O and 1/I/L (DESIGN.md decision 10). */
+/** Upper-case letters and digits without the look-alikes 0/O and 1/I/L (docs/architecture.md, decision 10). */
 export const SESSION_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const SESSION_CODE_LENGTH = 8;
 

@@ -10,7 +10,7 @@ export interface VerifySubject {
 const digits = (v: string) => v.replace(/\D/g, '');
 const compact = (v: string) => v.replace(/\s+/g, '').toUpperCase();
 
-/** DESIGN.md decision 9; the value's shape was already checked by VerifyRequestSchema. */
+/** docs/architecture.md, decision 9; the value's shape was already checked by VerifyRequestSchema. */
 export function verifyValue(subject: VerifySubject, request: VerifyRequest): boolean {
   const doc = subject.document;
   // Nothing is verified before the person has shown a document.

@@ -36,7 +36,7 @@ export interface WebhookDispatcherOptions {
 const MAX_RETRY_DELAY_MS = 60_000;
 
 /**
- * Sends Standard Webhooks (DESIGN.md decision 13): each event gets one `webhook-id`, kept across
+ * Sends Standard Webhooks (docs/architecture.md, decision 13): each event gets one `webhook-id`, kept across
  * retries; each attempt is signed with its own timestamp. A non-2xx answer or a network error is
  * retried with exponential backoff and jitter.
  */

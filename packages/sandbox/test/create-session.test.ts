@@ -37,7 +37,7 @@ describe('POST /api/v1/verification-sessions: the answer', () => {
     expect(StrictCreateSessionResponseSchema.safeParse(body).success).toBe(true);
   });
 
-  it('builds the links literally from the base address (spec shapes, DESIGN.md decision 11)', async () => {
+  it('builds the links literally from the base address (spec shapes, docs/architecture.md, decision 11)', async () => {
     const { body } = await create({ workflowId: 'default', locale: 'en', sendOTP: false });
     expect(body.deepLink).toBe(`idv://app-url/${h.url}/verification-session/${body.id}`);
     expect(body.qrCodeLink).toBe(`${h.url}/api/v1/verification-sessions/${body.id}/qr-code`);
@@ -90,7 +90,7 @@ describe('POST /api/v1/verification-sessions: the answer', () => {
     expect(await expiry({ duration: 1440 })).toBe(T0 + 1440 * 60_000);
   });
 
-  it('starts the identification as IN_AUTOMATIC_REVIEW with no document (DESIGN.md decision 1)', async () => {
+  it('starts the identification as IN_AUTOMATIC_REVIEW with no document (docs/architecture.md, decision 1)', async () => {
     const { body } = await create({ workflowId: 'default', locale: 'en', phoneNumber: '+90 555 123 45 67' });
     const read = await h.read(body.identificationId);
     expect(read.status).toBe(200);

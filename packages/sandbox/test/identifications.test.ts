@@ -107,7 +107,7 @@ describe('POST /api/v1/identifications/:id/verify', () => {
     }
   });
 
-  describe('after a document was submitted (DESIGN.md decision 9)', () => {
+  describe('after a document was submitted (docs/architecture.md, decision 9)', () => {
     const cases: [string, string, boolean][] = [
       ['CONTACT_EMAIL', 'seyma@example.com', true],
       ['CONTACT_EMAIL', 'SEYMA@Example.COM', true],

@@ -21,7 +21,7 @@ async function outcome(session: Record<string, unknown>, doc: Record<string, unk
   return { s, status: await h.reviewed(s.id, s.identificationId) };
 }
 
-describe('scenarios (DESIGN.md decision 2)', () => {
+describe('scenarios (docs/architecture.md, decision 2)', () => {
   it.each([
     [undefined, 'APPROVED'],
     ['approve', 'APPROVED'],
@@ -55,7 +55,7 @@ describe('scenarios (DESIGN.md decision 2)', () => {
   });
 });
 
-describe('approval criteria (DESIGN.md decisions 2, 6, 7)', () => {
+describe('approval criteria (docs/architecture.md, decisions 2, 6, 7)', () => {
   const crit = (type: string, condition: string, value: string, extra: object = {}) => ({
     approvalCriteria: [{ type, condition, value, ...extra }],
   });
@@ -248,7 +248,7 @@ describe('submissions', () => {
   });
 });
 
-describe('expiry and eviction (DESIGN.md decision 3)', () => {
+describe('expiry and eviction (docs/architecture.md, decision 3)', () => {
   it('after duration minutes the session cannot be opened or submitted to; the status stays readable', async () => {
     const t = await harness({ now: () => Date.parse('2030-01-01T00:00:00Z') });
     try {

@@ -15,7 +15,7 @@ const sendOtp = (sessionId: string, code: unknown) =>
   h.request('POST', `/sandbox/sessions/${sessionId}/otp`, { json: { code }, key: null });
 const wrong = (otp: string) => String((Number(otp) + 1) % 1_000_000).padStart(6, '0');
 
-describe('the outbox (DESIGN.md decision 12)', () => {
+describe('the outbox (docs/architecture.md, decision 12)', () => {
   it('sends a link and a 6-digit OTP by e-mail when sendOTP is true with an e-mail', async () => {
     const s = await h.createSession({ sendOTP: true, email: 'seyma@example.com' });
     const messages = await outbox(s.id);

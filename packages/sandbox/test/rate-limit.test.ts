@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.sandbox.close());
 
-describe('rate limit (DESIGN.md decision 14)', () => {
+describe('rate limit (docs/architecture.md, decision 14)', () => {
   it('answers 429 RATE_LIMITED with Retry-After beyond the limit, then lets requests through again', async () => {
     const statuses: number[] = [];
     let last: Answer | undefined;

@@ -87,7 +87,7 @@ async function setup(answer?: (n: number) => number, extra: object = {}) {
   return { h, r, secret };
 }
 
-describe('webhooks (DESIGN.md decision 13)', () => {
+describe('webhooks (docs/architecture.md, decision 13)', () => {
   it('delivers signed events through the whole lifecycle, each verified by the client', async () => {
     const { h, r } = await setup();
     const s = await h.createSession();

@@ -32,7 +32,7 @@ export interface ControlDeps {
   requireKey: RequestHandler;
 }
 
-/** The sandbox's own surface (DESIGN.md): the app side keyed by session id, the rest by x-api-key. */
+/** The sandbox's own surface (packages/sandbox/README.md): the app side keyed by session id, the rest by x-api-key. */
 export function controlRouter({ service, webhooks, clock, advanceClock, requireKey }: ControlDeps): Router {
   const router = Router();
   router.use((_req, res, next) => {

@@ -4,7 +4,7 @@ import type { SandboxService } from '../service.js';
 import { sendError } from './error-handler.js';
 import { errorPage, publicSessionPage, sendHtml } from './html.js';
 
-/** Pages a person opens in a browser: no key (DESIGN.md decision 8). */
+/** Pages a person opens in a browser: no key (docs/architecture.md, decision 8). */
 export function publicRouter(service: SandboxService, base: () => string): Router {
   const router = Router();
 
