@@ -1,29 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Browser, rawExchange } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_FILES } from '../src/pages.js';
-import { type RunningDemo, startDemo } from '../src/start-demo.js';
+import type { RunningDemo } from '../src/start-demo.js';
+import { startStandInDemo } from './support/stand-in-demo.js';
 
 /*
  * Issue 15's attacks on the demo server, over real sockets: a slow client, an oversized webhook
  * body, and a flood of unsigned webhooks aimed at the activity log.
  */
 
-let publicDir: string;
 let demo: RunningDemo;
 
 beforeAll(async () => {
-  publicDir = mkdtempSync(path.join(tmpdir(), 'demo-hardening-'));
-  for (const [name, file] of Object.entries(PAGE_FILES))
-    writeFileSync(path.join(publicDir, file), `<h1>${name}</h1>`);
-  demo = await startDemo({ port: 0, reviewDelayMs: 0, publicDir });
+  demo = await startStandInDemo();
 });
 
 afterAll(async () => {
   await demo?.close();
-  rmSync(publicDir, { recursive: true, force: true });
 });
 
 describe('the demo server under attack', () => {

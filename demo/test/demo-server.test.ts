@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startSandbox } from '@verify-kit/sandbox';
 import { CookieJar } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_FILES } from '../src/pages.js';
 import { type RunningDemo, startDemo } from '../src/start-demo.js';
+import { makeStandInPages } from './support/stand-in-demo.js';
 
 /*
  * The demo server over real sockets, with its embedded sandbox: the JSON API's validation and
@@ -21,9 +19,7 @@ let demo: RunningDemo;
 const seen: string[] = [];
 
 beforeAll(async () => {
-  publicDir = mkdtempSync(path.join(tmpdir(), 'demo-pages-'));
-  for (const [name, file] of Object.entries(PAGE_FILES))
-    writeFileSync(path.join(publicDir, file), `<h1>${name}</h1>`);
+  publicDir = makeStandInPages();
   demo = await startDemo({ port: 0, reviewDelayMs: 0, publicDir });
 });
 

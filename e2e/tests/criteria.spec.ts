@@ -71,7 +71,7 @@ test('a criterion not met without rejectIfNotMet goes to manual review, not appr
   });
   // ŞEYMA YILMAZ: the given name matches, the surname does not.
   await submitDocument(phone(page), { preset: 'tr-id-card-other-surname' });
-  await expectPhase(page, 'in_review');
+  await expectPhase(page, 'in_manual_review');
   await expectGateShut(page);
 });
 
