@@ -18,7 +18,15 @@ export interface AwaitingContext {
   onSend: (channel: SendLinkChannel, value: string) => void;
 }
 
-const safe = (url: string) => (/^\s*(javascript|data|vbscript):/i.test(url) ? '#' : url);
+const BLOCKED_SCHEMES = ['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'];
+
+/** The deep link if it parses as a URL of a harmless scheme (the app's own), else nothing to follow. */
+const safeAppLink = (url: string) =>
+  URL.canParse(url) && !BLOCKED_SCHEMES.includes(new URL(url).protocol.toLowerCase()) ? url : '#';
+
+/** The web page only over http(s). */
+const safePageLink = (url: string) =>
+  URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) ? url : '#';
 
 /**
  * The session's handoff: on a phone or touch screen the deep link first (CSS orders it), on a desktop
@@ -31,9 +39,9 @@ export function awaitingView(c: AwaitingContext): TemplateResult {
   return html`<p part="text" class="muted">${t.awaitingText}</p>
     <div class="qrcode">
       <img part="qr" src="${c.base}/qr.svg?v=${encodeURIComponent(code)}" alt=${t.qrAlt} width="192" height="192" />
-      <a part="button deep-link" href=${safe(session.deepLink)}>${t.openApp}</a>
+      <a part="button deep-link" href=${safeAppLink(session.deepLink)}>${t.openApp}</a>
     </div>
-    <a part="web-page" href=${safe(session.sessionPageLink)} target="_blank" rel="noopener">${t.webPage}</a>
+    <a part="web-page" href=${safePageLink(session.sessionPageLink)} target="_blank" rel="noopener">${t.webPage}</a>
     <div>
       <p class="muted">${t.codeLabel}</p>
       <p part="code"><span aria-hidden="true">${code.slice(0, 4)} ${code.slice(4)}</span><span class="sr">${[...code].join(' ')}</span></p>

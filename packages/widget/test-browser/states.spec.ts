@@ -294,6 +294,21 @@ test.describe('the deep link', () => {
     await expect(widget.getByText(en.awaitingText)).toBeVisible();
   });
 
+  test('a link of a dangerous scheme is never rendered as one: parsed, not pattern-matched', async ({
+    page,
+    stub,
+    widget,
+  }) => {
+    stub.links = {
+      deepLink: ' JavaScript:alert(1)//',
+      sessionPageLink: 'data:text/html,<script>alert(1)</script>',
+    };
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
+    await expect(widget.getByRole('link', { name: en.openApp })).toHaveAttribute('href', '#');
+    await expect(widget.getByRole('link', { name: en.webPage })).toHaveAttribute('href', '#');
+  });
+
   test('is the primary action on a phone-sized screen: above the QR, filled', async ({
     page,
     stub,

@@ -73,6 +73,8 @@ export class StubServer {
   sendLink: SendLinkChannel[] = [];
   /** The masked contact of the last `sendTo`. */
   sentTo?: string;
+  /** Links as a hostile upstream might send them (the kit refuses those; the widget must too). */
+  links: Partial<Pick<SessionResponseBody, 'deepLink' | 'sessionPageLink'>> = {};
   sessionCode = '';
   sessions = 0;
   readonly sessionReplies: Reply[] = [];
@@ -245,6 +247,7 @@ export class StubServer {
       ...(this.pollAfterMs === undefined ? {} : { pollAfterMs: this.pollAfterMs }),
       status: this.status,
       phase: this.currentPhase(),
+      ...this.links,
     };
   }
 
