@@ -163,7 +163,7 @@ describe('two instances sharing a Redis binding store', () => {
   const allEvents = () => instances.flatMap((instance) => instance.events);
 
   async function startInstance(listening?: Listening) {
-    const store = createRedisBindingStore({ url: redis.url });
+    const store = createRedisBindingStore({ url: redis.url, logger: capturingLogger() });
     const events: StatusChangeEvent[] = [];
     const app = await startApp(
       {
