@@ -4,6 +4,7 @@ import { generateWebhookSecret } from '@verify-kit/client';
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
 import {
   type Browser,
+  capturingLogger,
   expectKeyNeverLeaked,
   type Listening,
   listen,
