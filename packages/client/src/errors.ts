@@ -35,7 +35,11 @@ export type ErrorCode = KnownErrorCode | (string & {});
 
 export interface VerifyKitErrorOptions {
   /** The HTTP status the upstream answered, when there was an answer. */
+  upstreamStatus?: number;
+  /** @deprecated Use `upstreamStatus`. Read as `upstreamStatus` when that is not given. */
   status?: number;
+  /** The HTTP status verify-kit answers a browser with for this error (your own 4xx from `sessionOptions`). */
+  httpStatus?: number;
   /** The upstream's error body, parsed as JSON when possible (never contains our API key). */
   body?: unknown;
   /** Validation issues or other structured detail. */
@@ -43,22 +47,39 @@ export interface VerifyKitErrorOptions {
   cause?: unknown;
 }
 
+/** Marks verify-kit's errors across copies of this package (two versions installed side by side). */
+const BRAND = Symbol.for('verify-kit.error');
+
 export class VerifyKitError extends Error {
   override name = 'VerifyKitError';
   readonly code: ErrorCode;
-  readonly status: number | undefined;
+  /** What the identity verification service answered (HTTP status), when it answered. */
+  readonly upstreamStatus: number | undefined;
+  /** What verify-kit answers for this error, when it is chosen by whoever threw it. */
+  readonly httpStatus: number | undefined;
   readonly body: unknown;
   readonly details: unknown[] | undefined;
+  readonly [BRAND] = true;
 
   constructor(code: ErrorCode, message: string, options: VerifyKitErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = options.status;
+    this.upstreamStatus = options.upstreamStatus ?? options.status;
+    this.httpStatus = options.httpStatus;
     this.body = options.body;
     this.details = options.details;
   }
+
+  /** @deprecated Use `upstreamStatus` (the service's answer) or `httpStatus` (verify-kit's). */
+  get status(): number | undefined {
+    return this.upstreamStatus ?? this.httpStatus;
+  }
 }
 
+/** A VerifyKitError, of this copy of the package or another (`instanceof` alone misses those). */
 export function isVerifyKitError(value: unknown, code?: ErrorCode): value is VerifyKitError {
-  return value instanceof VerifyKitError && (code === undefined || value.code === code);
+  const branded =
+    value instanceof VerifyKitError ||
+    (typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true);
+  return branded && (code === undefined || (value as VerifyKitError).code === code);
 }

@@ -226,7 +226,8 @@ export const VerifyRequestSchema = z
   });
 export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 
-export const VerifyResponseSchema = z.looseObject({ verified: z.boolean() });
+/** `{ verified }` only: other fields of the answer are dropped, never passed on. */
+export const VerifyResponseSchema = z.object({ verified: z.boolean() });
 export type VerifyResponse = z.infer<typeof VerifyResponseSchema>;
 
 /** The error body of DESIGN.md, used by the sandbox and the kit alike. */

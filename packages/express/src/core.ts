@@ -227,7 +227,7 @@ export class KitCore {
     if (isUpstreamError(error)) {
       this.log.error(`${where}: the identity verification service failed`, {
         code: error.code,
-        status: error.status,
+        upstreamStatus: error.upstreamStatus,
       });
     } else if (!isVerifyKitError(error)) {
       this.log.error(`${where}: unexpected error`, {

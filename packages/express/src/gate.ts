@@ -1,4 +1,4 @@
-import { isApproved, isKnownStatus, type VerifyKitError } from '@verify-kit/client';
+import { isApproved, isKnownStatus, VerifyKitError } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { KitCore } from './core.js';
@@ -60,8 +60,8 @@ function parseGateOptions(input: unknown) {
 
 /** The refusal as an error for the app's handler (onRefuse: 'next'). */
 function notApproved(status: string | null, phase: Phase | null) {
-  const error = kitError(ERROR_CODE.NOT_APPROVED, refusalMessage(phase));
-  return Object.assign(error, { httpStatus: 403, verification: { status, phase } });
+  const error = new VerifyKitError(ERROR_CODE.NOT_APPROVED, refusalMessage(phase), { httpStatus: 403 });
+  return Object.assign(error, { verification: { status, phase } });
 }
 
 function refusalMessage(phase: Phase | null): string {

@@ -1,42 +1,18 @@
 import { createConnection } from 'node:net';
 import { generateWebhookSecret } from '@verify-kit/client';
 import type { Browser } from '@verify-kit/testkit';
-import { expectKeyNeverLeaked, type FakeUpstream, startFakeUpstream } from '@verify-kit/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectKeyNeverLeaked } from '@verify-kit/testkit';
+import { describe, expect, it } from 'vitest';
 import type { StatusResponseBody } from '../src/index.js';
-import { startApp, type TestApp } from './support/app.js';
+import { startApp } from './support/app.js';
+import { startVerificationOn, useFakeUpstreamApp } from './support/fixtures.js';
 
 const API_KEY = 'sk_test_security_c0ffee1234';
 const SECRET = generateWebhookSecret();
-let upstream: FakeUpstream;
-let app: TestApp;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, webhookSecret: SECRET });
-});
-
-afterEach(() => {
-  upstream.mode = 'healthy';
-});
-
-afterAll(async () => {
-  await app.close();
-  await upstream.close();
-  expectKeyNeverLeaked(API_KEY);
-});
-
+const context = useFakeUpstreamApp(API_KEY, { webhookSecret: SECRET });
+const startVerification = (browser: Browser) => startVerificationOn(context.upstream, browser);
 type ErrorJson = { error: { code: string; message: string } };
 const html = { accept: 'text/html', 'sec-fetch-mode': 'navigate' };
-
-/** The identificationId the kit bound (read from the fake's side: the browser never sees it). */
-async function startVerification(browser: Browser): Promise<string> {
-  const before = new Set(upstream.statuses.keys());
-  expect((await browser.post('/identity/session')).status).toBe(201);
-  const created = [...upstream.statuses.keys()].find((id) => !before.has(id));
-  if (created === undefined) throw new Error('no session was created');
-  return created;
-}
 
 describe('CSRF and bad input on POST /session', () => {
   const refusals: [string, Record<string, string>, string | undefined, number, string][] = [
@@ -91,34 +67,34 @@ describe('CSRF and bad input on POST /session', () => {
   ];
 
   it.each(refusals)('refuses %s and creates nothing', async (_name, headers, body, status, code) => {
-    const browser = app.browser();
-    const created = upstream.statuses.size;
+    const browser = context.app.browser();
+    const created = context.upstream.statuses.size;
     const res = await browser.fetch<ErrorJson>('POST', '/identity/session', {
       headers: { 'content-type': 'application/json', ...headers },
       ...(body === undefined ? {} : { body }),
     });
     expect(res.status).toBe(status);
     expect(res.json.error.code).toBe(code);
-    expect(upstream.statuses.size).toBe(created);
+    expect(context.upstream.statuses.size).toBe(created);
     expect((await browser.get<ErrorJson>('/identity/status')).json.error.code).toBe(
       'NO_VERIFICATION_SESSION',
     );
   });
 
   it('accepts same-origin requests: Fetch Metadata, a matching Origin, or no browser headers at all', async () => {
-    const host = new URL(app.url).host;
+    const host = new URL(context.app.url).host;
     const sameOrigin: Record<string, string>[] = [
       { 'sec-fetch-site': 'same-origin' },
       { 'sec-fetch-site': '', origin: `http://${host}` },
       { 'sec-fetch-site': '' },
     ];
     for (const headers of sameOrigin) {
-      const res = await app.browser().post('/identity/session', {}, headers);
+      const res = await context.app.browser().post('/identity/session', {}, headers);
       expect(res.status).toBe(201);
     }
     expect(
       (
-        await app
+        await context.app
           .browser()
           .fetch('POST', '/identity/session', { headers: { 'content-type': 'application/json' } })
       ).status,
@@ -126,7 +102,7 @@ describe('CSRF and bad input on POST /session', () => {
   });
 
   it('answers 405 with Allow to other methods', async () => {
-    const res = await app.browser().get<ErrorJson>('/identity/session');
+    const res = await context.app.browser().get<ErrorJson>('/identity/session');
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('POST');
     expect(res.json.error.code).toBe('METHOD_NOT_ALLOWED');
@@ -144,7 +120,7 @@ describe('GET /status input', () => {
     'since=APPROVED',
     'wait=5&since=',
   ])('refuses %s with 400 INVALID_QUERY', async (query) => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     await startVerification(browser);
     const res = await browser.get<ErrorJson>(`/identity/status?${query}`);
     expect(res.status).toBe(400);
@@ -152,10 +128,10 @@ describe('GET /status input', () => {
   });
 
   it('takes no identification from the client (no IDOR)', async () => {
-    const alice = app.browser();
+    const alice = context.app.browser();
     const aliceId = await startVerification(alice);
-    upstream.statuses.set(aliceId, 'APPROVED');
-    const mallory = app.browser();
+    context.upstream.statuses.set(aliceId, 'APPROVED');
+    const mallory = context.app.browser();
     await startVerification(mallory);
     const res = await mallory.get<StatusResponseBody>(
       `/identity/status?identificationId=${aliceId}&id=${aliceId}`,
@@ -166,13 +142,13 @@ describe('GET /status input', () => {
 
 describe('two users', () => {
   it('never see each other’s status', async () => {
-    const alice = app.browser();
-    const bob = app.browser();
+    const alice = context.app.browser();
+    const bob = context.app.browser();
     const aliceId = await startVerification(alice);
     const bobId = await startVerification(bob);
     const aliceCookieBeforeApproval = alice.cookieHeader;
-    upstream.statuses.set(aliceId, 'APPROVED');
-    upstream.statuses.set(bobId, 'REJECTED');
+    context.upstream.statuses.set(aliceId, 'APPROVED');
+    context.upstream.statuses.set(bobId, 'REJECTED');
     const [a, b] = await Promise.all([
       alice.get<StatusResponseBody>('/identity/status'),
       bob.get<StatusResponseBody>('/identity/status'),
@@ -182,7 +158,7 @@ describe('two users', () => {
     expect((await alice.get('/api/data')).status).toBe(200);
     expect((await bob.get('/api/data')).status).toBe(403);
     // Alice's pre-approval cookie (fixed by an attacker, say) opens nothing: her session id changed.
-    const attacker = app.browser();
+    const attacker = context.app.browser();
     attacker.cookies.set('connect.sid', aliceCookieBeforeApproval.replace(/^connect\.sid=/, ''));
     expect(aliceCookieBeforeApproval).not.toBe(alice.cookieHeader);
     expect((await attacker.get('/api/data')).status).toBe(403);
@@ -193,7 +169,7 @@ describe('two users', () => {
 describe('open redirects', () => {
   async function redirectFor(rawTarget: string): Promise<string | undefined> {
     // A raw socket: fetch and undici would normalise the request target.
-    const { port } = new URL(app.url);
+    const { port } = new URL(context.app.url);
     const socket = createConnection(Number(port), '127.0.0.1');
     socket.write(
       `GET ${rawTarget} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/html\r\nConnection: close\r\n\r\n`,
@@ -223,14 +199,18 @@ describe('open redirects', () => {
 
   it('refuses a redirectTo that leaves the site', () => {
     for (const redirectTo of ['//evil.example', 'https://evil.example/verify', '/\\evil.example', 'verify']) {
-      expect(() => app.kit.requireApproved({ redirectTo })).toThrow(/redirectTo must be a path of this site/);
+      expect(() => context.app.kit.requireApproved({ redirectTo })).toThrow(
+        /redirectTo must be a path of this site/,
+      );
     }
-    expect(() => app.kit.requireApproved({ maxAgeMs: -1 })).toThrow(/maxAgeMs/);
-    expect(() => app.kit.requireApproved({ redirect: '/x' } as never)).toThrow(/redirect is not an option/);
+    expect(() => context.app.kit.requireApproved({ maxAgeMs: -1 })).toThrow(/maxAgeMs/);
+    expect(() => context.app.kit.requireApproved({ redirect: '/x' } as never)).toThrow(
+      /redirect is not an option/,
+    );
   });
 
   it('answers fetch() calls with 403 JSON, not a redirect', async () => {
-    const res = await app.browser().get<ErrorJson & { status: null; phase: null }>('/account', {
+    const res = await context.app.browser().get<ErrorJson & { status: null; phase: null }>('/account', {
       accept: 'text/html',
       'sec-fetch-mode': 'cors',
     });
@@ -240,13 +220,13 @@ describe('open redirects', () => {
       status: null,
       phase: null,
     });
-    expect((await app.browser().get('/account', html)).status).toBe(303);
+    expect((await context.app.browser().get('/account', html)).status).toBe(303);
   });
 });
 
 describe('a missing express-session', () => {
   it('is a clear SESSION_MIDDLEWARE_MISSING everywhere, and the gate never passes', async () => {
-    const bare = await startApp({ baseUrl: upstream.url, apiKey: API_KEY }, { withoutSession: true });
+    const bare = await startApp({ baseUrl: context.upstream.url, apiKey: API_KEY }, { withoutSession: true });
     try {
       const browser = bare.browser();
       for (const res of [

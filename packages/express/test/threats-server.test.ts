@@ -9,12 +9,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { generateWebhookSecret } from '@verify-kit/client';
-import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
 import {
   Browser,
   capturingLogger,
   deliverWebhook,
-  expectKeyNeverLeaked,
   listen,
   logLines,
   rawExchange,
@@ -22,42 +20,18 @@ import {
 } from '@verify-kit/testkit';
 import express from 'express';
 import session from 'express-session';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifyKit, type SessionResponseBody, type StatusResponseBody } from '../src/index.js';
-import { startApp, type TestApp } from './support/app.js';
-import { openByCode, submitDocument, waitForStatus } from './support/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { createVerifyKit, type StatusResponseBody } from '../src/index.js';
+import { startApp } from './support/app.js';
+import { startVerificationIn, useSandboxApp } from './support/fixtures.js';
 
 const API_KEY = 'sk_test_threats_4b9c2e8f10';
 const SECRET = generateWebhookSecret();
 const html = { accept: 'text/html', 'sec-fetch-mode': 'navigate' };
 type ErrorJson = { error: { code: string; message: string } };
 
-let sandbox: Sandbox;
-let app: TestApp;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0 });
-  app = await startApp({ baseUrl: sandbox.url, apiKey: API_KEY, webhookSecret: SECRET });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await sandbox?.close();
-  expectKeyNeverLeaked(API_KEY);
-});
-
-async function startVerification(browser: Browser) {
-  const res = await browser.post<SessionResponseBody>('/identity/session');
-  expect(res.status).toBe(201);
-  const { identificationId } = await openByCode(sandbox, res.json.sessionCode);
-  return { ...res.json, identificationId };
-}
-
-async function _approve(sessionCode: string) {
-  const { identificationId } = await submitDocument(sandbox, sessionCode, 'approve');
-  await waitForStatus(sandbox, identificationId, 'APPROVED');
-  return identificationId;
-}
+const context = useSandboxApp(API_KEY, { webhookSecret: SECRET });
+const startVerification = (browser: Browser) => startVerificationIn(context.sandbox, browser);
 
 describe('Key leakage: the API key reaches a browser, a log line or an error message', () => {
   // Also proven: every test file ends with expectKeyNeverLeaked (every response and log line of its
@@ -164,7 +138,7 @@ describe('Key leakage: the API key reaches a browser, a log line or an error mes
   it('the kit’s logger scrubs the key from what the integrator’s own code puts in an error', async () => {
     const lines: string[] = [];
     const leaky = await startApp({
-      baseUrl: sandbox.url,
+      baseUrl: context.sandbox.url,
       apiKey: API_KEY,
       logger: capturingLogger(lines),
       sessionOptions: () => {
@@ -218,9 +192,9 @@ describe('Oversize bodies: a huge request exhausts memory or crashes the server'
   // Also proven: security.test.ts "an oversized body" (POST /session, 10 kB → 413). Here: the
   // webhook's 256 kB limit, a declared length that never comes, chunked bodies, huge headers.
   it('answers 413 PAYLOAD_TOO_LARGE at once, without reading, and changes nothing', async () => {
-    const victim = app.browser();
+    const victim = context.app.browser();
     const { identificationId } = await startVerification(victim);
-    const { port } = new URL(app.url);
+    const { port } = new URL(context.app.url);
     const head = (path: string, length: string) =>
       `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${length}\r\nConnection: close\r\n\r\n`;
@@ -239,13 +213,13 @@ describe('Oversize bodies: a huge request exhausts memory or crashes the server'
       '\r\n0\r\n\r\n',
     ]);
     expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
-    const signed = await deliverWebhook(app.browser(), {
+    const signed = await deliverWebhook(context.app.browser(), {
       secret: SECRET,
       identificationId,
       rawBody: `{"pad":"${'x'.repeat(300 * 1024)}"}`,
     });
     expect([signed.status, signed.json.error?.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
-    // Headers beyond Node's limit (16 kB) are refused by Node itself, before the app.
+    // Headers beyond Node's limit (16 kB) are refused by Node itself, before the context.app.
     const huge = await rawExchange(Number(port), [
       `GET /identity/status HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(32 * 1024)}\r\nConnection: close\r\n\r\n`,
     ]);
@@ -259,7 +233,7 @@ describe('Slow clients (slowloris): connections held open by headers or bodies t
   // server configured that way (with small numbers, so the test is quick).
   it('a server configured as the README recommends drops slow headers and slow bodies, and keeps long-polls', async () => {
     const kit = createVerifyKit({
-      baseUrl: sandbox.url,
+      baseUrl: context.sandbox.url,
       apiKey: API_KEY,
       workflowId: 'default',
       pollIntervalMs: 50,

@@ -1,48 +1,22 @@
 import { generateWebhookSecret, signWebhook } from '@verify-kit/client';
-import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
-import { Browser, expectKeyNeverLeaked, rawExchange } from '@verify-kit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, rawExchange } from '@verify-kit/testkit';
+import { describe, expect, it } from 'vitest';
 import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
-import { startApp, type TestApp } from './support/app.js';
-import { openByCode, submitDocument, waitForStatus } from './support/sandbox.js';
+import { approveInSandbox, startVerificationIn, useSandboxApp } from './support/fixtures.js';
 
 const API_KEY = 'sk_test_threats_4b9c2e8f10';
 const SECRET = generateWebhookSecret();
-const _html = { accept: 'text/html', 'sec-fetch-mode': 'navigate' };
 type ErrorJson = { error: { code: string; message: string } };
 
-let sandbox: Sandbox;
-let app: TestApp;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0 });
-  app = await startApp({ baseUrl: sandbox.url, apiKey: API_KEY, webhookSecret: SECRET });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await sandbox?.close();
-  expectKeyNeverLeaked(API_KEY);
-});
-
-async function startVerification(browser: Browser) {
-  const res = await browser.post<SessionResponseBody>('/identity/session');
-  expect(res.status).toBe(201);
-  const { identificationId } = await openByCode(sandbox, res.json.sessionCode);
-  return { ...res.json, identificationId };
-}
-
-async function approve(sessionCode: string) {
-  const { identificationId } = await submitDocument(sandbox, sessionCode, 'approve');
-  await waitForStatus(sandbox, identificationId, 'APPROVED');
-  return identificationId;
-}
+const context = useSandboxApp(API_KEY, { webhookSecret: SECRET });
+const startVerification = (browser: Browser) => startVerificationIn(context.sandbox, browser);
+const approve = (sessionCode: string) => approveInSandbox(context.sandbox, sessionCode);
 
 describe('CSRF: another site makes the victim’s browser start or replace a verification', () => {
   // Also proven: security.test.ts "CSRF and bad input on POST /session" (each refusal, 403/415, no
   // upstream session created). Here: the victim's live verification survives every cross-site try.
   it('cross-site restarts with the victim’s cookie are refused and the verification is unchanged', async () => {
-    const victim = app.browser();
+    const victim = context.app.browser();
     const before = await startVerification(victim);
     const attempts: [Record<string, string>, string, number, string][] = [
       [
@@ -98,8 +72,8 @@ describe('IDOR: one user reads or acts on another user’s verification', () => 
   // Also proven: security.test.ts "takes no identification from the client (no IDOR)" and "two users
   // never see each other’s status". Here: the QR image, the creation body and kit.verify().
   it('no route takes an id from the client: QR, POST /session and verify() only ever use the caller’s binding', async () => {
-    const alice = app.browser();
-    const mallory = app.browser();
+    const alice = context.app.browser();
+    const mallory = context.app.browser();
     const aliceSession = await startVerification(alice);
     await approve(aliceSession.sessionCode);
     const aliceQr = await alice.get(aliceSession.qrCodeUrl);
@@ -142,13 +116,13 @@ describe('Open redirect: the gate’s redirect sends the user to another site', 
     ['an absolute URL in the query', '/account?next=https://evil.example'],
     ['a 3 kB path', `/${'a'.repeat(3000)}`],
   ])('%s: Location and returnTo stay on this site', async (_name, target) => {
-    const { port } = new URL(app.url);
+    const { port } = new URL(context.app.url);
     const text = await rawExchange(Number(port), [
       `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/html\r\nConnection: close\r\n\r\n`,
     ]);
     expect(text.startsWith('HTTP/1.1 303')).toBe(true);
     const location = /\r\nLocation: ([^\r]*)/i.exec(text)?.[1] ?? '';
-    const origin = app.url;
+    const origin = context.app.url;
     const resolved = new URL(location, origin);
     expect(resolved.origin).toBe(origin);
     expect(resolved.pathname).toBe('/verify');
@@ -162,16 +136,16 @@ describe('Session fixation: an attacker plants a session id, then rides on the v
   // Also proven: security.test.ts "two users never see each other’s status" (a pre-approval cookie
   // opens nothing). Here: the whole attack with the real sandbox.
   it('the planted id is replaced when the verification starts, and again when it is approved', async () => {
-    const attacker = app.browser();
+    const attacker = context.app.browser();
     await attacker.post('/login?user=attacker');
     const planted = attacker.cookies.clone();
-    const victim = new Browser(app.url, planted.clone());
+    const victim = new Browser(context.app.url, planted.clone());
 
     const started = await startVerification(victim);
     expect(victim.cookieHeader).not.toBe(attacker.cookieHeader);
     expect((await attacker.get('/identity/status')).status).toBe(404);
 
-    const beforeApproval = new Browser(app.url, victim.cookies.clone());
+    const beforeApproval = new Browser(context.app.url, victim.cookies.clone());
     await approve(started.sessionCode);
     expect((await victim.get('/api/data')).status).toBe(200);
     expect(victim.cookieHeader).not.toBe(beforeApproval.cookieHeader);
@@ -187,7 +161,7 @@ describe('Webhook forgery, replay and stale timestamps: a fake event changes wha
   // headers, replayed webhook-id → 204 without effect, a signed "approved" event does not open the gate), and
   // multi-instance.test.ts (a replay to another instance is refused through the shared replayStore).
   it('a valid signature does not cover another body, timestamp or id, and nothing changes', async () => {
-    const victim = app.browser();
+    const victim = context.app.browser();
     const { identificationId } = await startVerification(victim);
     const phase = async () => (await victim.get<StatusResponseBody>('/identity/status')).json.phase;
     const id = 'msg_threat_1';
@@ -204,7 +178,7 @@ describe('Webhook forgery, replay and stale timestamps: a fake event changes wha
       data: { verificationSessionId: 'v', identificationId },
     });
     const send = (body: string, headers: Record<string, string>) =>
-      app.browser().fetch<ErrorJson>('POST', '/identity/webhook', {
+      context.app.browser().fetch<ErrorJson>('POST', '/identity/webhook', {
         body,
         headers: { 'content-type': 'application/json', 'sec-fetch-site': '', ...headers },
       });

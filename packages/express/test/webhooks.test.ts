@@ -1,53 +1,23 @@
 import { generateWebhookSecret } from '@verify-kit/client';
 import type { Browser } from '@verify-kit/testkit';
-import {
-  deliverWebhook,
-  expectKeyNeverLeaked,
-  type FakeUpstream,
-  logLines,
-  startFakeUpstream,
-} from '@verify-kit/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deliverWebhook, logLines } from '@verify-kit/testkit';
+import { describe, expect, it } from 'vitest';
 import type { StatusResponseBody } from '../src/index.js';
-import { startApp, type TestApp } from './support/app.js';
+import { startApp } from './support/app.js';
+import { startVerificationOn, useFakeUpstreamApp } from './support/fixtures.js';
 
 const API_KEY = 'sk_test_webhooks_91ad02';
 const SECRET = generateWebhookSecret();
-let upstream: FakeUpstream;
-let app: TestApp;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, webhookSecret: SECRET });
-});
-
-afterEach(() => {
-  upstream.mode = 'healthy';
-});
-
-afterAll(async () => {
-  await app.close();
-  await upstream.close();
-  expectKeyNeverLeaked(API_KEY);
-});
-
+const context = useFakeUpstreamApp(API_KEY, { webhookSecret: SECRET });
+const startVerification = (browser: Browser) => startVerificationOn(context.upstream, browser);
 type ErrorJson = { error: { code: string; message: string } };
-
-/** The identificationId the kit bound (read from the fake's side: the browser never sees it). */
-async function startVerification(browser: Browser): Promise<string> {
-  const before = new Set(upstream.statuses.keys());
-  expect((await browser.post('/identity/session')).status).toBe(201);
-  const created = [...upstream.statuses.keys()].find((id) => !before.has(id));
-  if (created === undefined) throw new Error('no session was created');
-  return created;
-}
 
 describe('webhooks', () => {
   it('a signed verification_session.cancelled ends the session at once: phase expired, the next start is new', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const identificationId = await startVerification(browser);
     const first = await browser.post<{ qrCodeUrl: string }>('/identity/session');
-    const receiver = app.browser();
+    const receiver = context.app.browser();
     const forged = await deliverWebhook(receiver, {
       secret: generateWebhookSecret(),
       identificationId,
@@ -68,11 +38,11 @@ describe('webhooks', () => {
   });
 
   it('refuses forged and stale deliveries; acknowledges replays and unknown bodies; nothing changes', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const identificationId = await startVerification(browser);
     const phase = async () => (await browser.get<StatusResponseBody>('/identity/status')).json.phase;
     expect(await phase()).toBe('awaiting_user');
-    const receiver = app.browser();
+    const receiver = context.app.browser();
 
     const forged = await deliverWebhook(receiver, { secret: generateWebhookSecret(), identificationId });
     expect([forged.status, forged.json.error?.code]).toEqual([401, 'WEBHOOK_SIGNATURE_INVALID']);
@@ -121,17 +91,17 @@ describe('webhooks', () => {
   });
 
   it('the vendor’s other events are hints: failed re-reads, waiting for approval reads as in review', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const identificationId = await startVerification(browser);
     const phase = async () => (await browser.get<StatusResponseBody>('/identity/status')).json.phase;
-    const failed = await deliverWebhook(app.browser(), {
+    const failed = await deliverWebhook(context.app.browser(), {
       secret: SECRET,
       identificationId,
       type: 'identification.failed',
     });
     expect(failed.status).toBe(204);
     expect(await phase()).toBe('awaiting_user');
-    const waiting = await deliverWebhook(app.browser(), {
+    const waiting = await deliverWebhook(context.app.browser(), {
       secret: SECRET,
       identificationId,
       type: 'identification.waiting_for_status_change_approval',
@@ -142,9 +112,9 @@ describe('webhooks', () => {
   });
 
   it('a webhook is only a hint: an "approved" event does not open the gate', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const identificationId = await startVerification(browser);
-    const res = await deliverWebhook(app.browser(), {
+    const res = await deliverWebhook(context.app.browser(), {
       secret: SECRET,
       identificationId,
       type: 'identification.approved',
@@ -156,12 +126,12 @@ describe('webhooks', () => {
   it('accepts any secret of a rotation, and a custom verifier', async () => {
     const next = generateWebhookSecret();
     const rotating = await startApp({
-      baseUrl: upstream.url,
+      baseUrl: context.upstream.url,
       apiKey: API_KEY,
       webhookSecret: [next, SECRET],
     });
     const custom = await startApp({
-      baseUrl: upstream.url,
+      baseUrl: context.upstream.url,
       apiKey: API_KEY,
       webhookVerifier: ({ headers, body }) => {
         if (headers['x-shared-token'] !== 'let-me-in' || body.length === 0) throw new Error('nope');
@@ -196,9 +166,9 @@ describe('webhooks', () => {
   });
 
   it('says so when no secret is configured, or when the app parsed the body first', async () => {
-    const unconfigured = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
+    const unconfigured = await startApp({ baseUrl: context.upstream.url, apiKey: API_KEY });
     const parsedFirst = await startApp(
-      { baseUrl: upstream.url, apiKey: API_KEY, webhookSecret: SECRET },
+      { baseUrl: context.upstream.url, apiKey: API_KEY, webhookSecret: SECRET },
       { jsonFirst: true },
     );
     try {

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { SandboxOptions } from './options.js';
 
-export const USAGE = `Usage: pnpm sandbox [options]
+export const USAGE = `Usage: npx verify-kit-sandbox [options]
+       (in the verify-kit repository: pnpm sandbox [options])
 
   --port N                  port to listen on (default 4010; 0 = random)
   --host H                  address to listen on (default 127.0.0.1)

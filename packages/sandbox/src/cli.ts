@@ -9,6 +9,24 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+function isLoopback(host: string): boolean {
+  return /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host);
+}
+
+/** Listening beyond this machine: anyone who reaches it reads the key above and drives the sandbox. */
+function offLoopbackWarning(host: string): string {
+  const line = '!'.repeat(78);
+  return [
+    line,
+    `!! WARNING: the sandbox listens on ${host}, not only on this machine.`,
+    '!! Anyone who can reach it sees test sessions, can look sessions up by code and drive the',
+    '!! simulator, and the API key printed above is not a secret. It is a test double: never put',
+    '!! real people or real documents through it. Use --host 127.0.0.1 unless you mean this.',
+    line,
+    '',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseCliArgs>;
   try {
@@ -45,6 +63,10 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+
+  if (!isLoopback(options.host ?? '127.0.0.1')) {
+    process.stderr.write(offLoopbackWarning(options.host ?? ''));
+  }
 
   const stop = (signal: string) => {
     process.stdout.write(`${signal}: stopping the sandbox\n`);

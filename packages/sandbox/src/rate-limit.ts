@@ -11,14 +11,27 @@ export class RateLimiter {
 
   /** Counts one request; answers the seconds to wait when over the limit, else undefined. */
   hit(client: string): number | undefined {
+    this.#roll();
+    const count = (this.counts.get(client) ?? 0) + 1;
+    this.counts.set(client, count);
+    return count <= this.requests ? undefined : this.#wait();
+  }
+
+  /** The seconds to wait when `client` is already over the limit, without counting a request. */
+  blocked(client: string): number | undefined {
+    this.#roll();
+    return (this.counts.get(client) ?? 0) < this.requests ? undefined : this.#wait();
+  }
+
+  #roll(): void {
     const now = this.now();
     if (now >= this.windowStart + this.windowMs || now < this.windowStart) {
       this.windowStart = now;
       this.counts = new Map();
     }
-    const count = (this.counts.get(client) ?? 0) + 1;
-    this.counts.set(client, count);
-    if (count <= this.requests) return undefined;
-    return Math.max(1, Math.ceil((this.windowStart + this.windowMs - now) / 1000));
+  }
+
+  #wait(): number {
+    return Math.max(1, Math.ceil((this.windowStart + this.windowMs - this.now()) / 1000));
   }
 }

@@ -347,6 +347,31 @@ describe('the app view and the code lookup', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('guessing codes is throttled: after 10 misses a second, 429 with Retry-After; right codes never count', async () => {
+    const s = await h.createSession();
+    h.sandbox.advanceClock(1000); // a window of its own, whatever the tests before missed
+    for (let i = 0; i < 30; i++) {
+      expect(
+        (await h.request('GET', `/sandbox/sessions/by-code/${s.sessionCode}`, { key: null })).status,
+      ).toBe(200);
+    }
+    const guesses = [];
+    for (let i = 0; i < 12; i++) {
+      guesses.push(await h.request('GET', `/sandbox/sessions/by-code/ZZZZ${2222 + i}`, { key: null }));
+    }
+    expect(guesses.slice(0, 10).map((res) => res.status)).toEqual(Array(10).fill(404));
+    expect(guesses[10]!.status).toBe(429);
+    expect(Number(guesses[10]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The address is blocked for the rest of the window, even for a right code.
+    expect((await h.request('GET', `/sandbox/sessions/by-code/${s.sessionCode}`, { key: null })).status).toBe(
+      429,
+    );
+    h.sandbox.advanceClock(1000);
+    expect((await h.request('GET', `/sandbox/sessions/by-code/${s.sessionCode}`, { key: null })).status).toBe(
+      200,
+    );
+  });
+
   it('GET /sandbox/sessions/:id shows what the app shows, with the contact masked', async () => {
     const s = await h.createSession({ sendOTP: true, email: 'seyma.isik@example.com', locale: 'tr' });
     const res = await h.request('GET', `/sandbox/sessions/${s.id}`, { key: null });

@@ -181,6 +181,16 @@ describe('the CLI process', () => {
     const [code] = await once(child, 'exit');
     expect(code).toBe(2);
     expect(stderr()).toContain('webhookUrl and webhookSecret go together');
-    expect(stderr()).toContain('Usage: pnpm sandbox');
+    expect(stderr()).toContain('Usage: npx verify-kit-sandbox');
+  });
+
+  it('warns loudly when it listens beyond this machine', async () => {
+    const child = run(['--port', '0', '--host', '0.0.0.0']);
+    const stderr = output(child, 'stderr');
+    for (let i = 0; i < 400 && !stderr().includes('WARNING'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(stderr()).toContain('WARNING: the sandbox listens on 0.0.0.0');
+    child.kill('SIGTERM');
+    await once(child, 'exit');
   });
 });

@@ -1,3 +1,5 @@
+import { parseRetryAfter } from '@verify-kit/protocol';
+
 /** A failed call to the kit: a stable `code`, the HTTP status (0: no answer) and any Retry-After. */
 export class RequestError extends Error {
   constructor(
@@ -9,12 +11,18 @@ export class RequestError extends Error {
   }
 }
 
-/** Retry-After as delta-seconds or an HTTP date, in ms; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
-  return Number.isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), 300_000);
+/** The longest wait before asking the kit again, in ms (Retry-After included). */
+export const MAX_DELAY_MS = 60_000;
+
+/** `ms` ±25%, so that many browsers do not ask at the same moment. */
+export const jitter = (ms: number) => ms * (0.75 + Math.random() / 2);
+
+/**
+ * When to ask again after `error`: never sooner than the backoff (a Retry-After of 0 must not mean
+ * "at once, forever"), never later than MAX_DELAY_MS.
+ */
+export function retryDelay(error: RequestError, backoffMs: number): number {
+  return Math.min(Math.max(error.retryAfterMs ?? 0, backoffMs), MAX_DELAY_MS);
 }
 
 /**

@@ -1,6 +1,6 @@
-import type { StatusResponseBody } from '@verify-kit/protocol';
+import { isFinalPhase, type StatusResponseBody } from '@verify-kit/protocol';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { RequestError, requestJson } from './request.js';
+import { jitter, RequestError, requestJson, retryDelay } from './request.js';
 
 /** What the follower is doing. */
 export const FollowerStatus = {
@@ -28,28 +28,28 @@ export interface StatusFollowerOptions {
   onError: (error: RequestError) => void;
 }
 
-/** Seconds the kit may hold a long-poll (`wait`), below its MAX_WAIT_SECONDS. */
+/** Seconds the kit may hold a long-poll (`wait`): its DEFAULT_MAX_WAIT_SECONDS. */
 export const LONG_POLL_SECONDS = 25;
 /** An unchanged answer sooner than this means the server does not long-poll: fall back to polling. */
 const QUICK_MS = 1000;
 /** Failures in a row (network, 5xx, bad body) before giving up; 429s do not count. */
 const MAX_FAILURES = 5;
-/** Phases after which nothing changes without a new session (FINAL_PHASES of the protocol). */
-export const FINAL: readonly string[] = ['approved', 'rejected', 'expired'];
 
-const jitter = (ms: number) => ms * (0.75 + Math.random() / 2);
+type Outcome = { body: StatusResponseBody } | { error: RequestError };
 
 /**
  * Follows `GET {endpoint}/status` for its host, modelled on Lit's Task: one AbortController per run,
- * results of a superseded run dropped, never more than one request in flight. Long-polls with
- * `wait`/`since`; falls back to plain polling with backoff and jitter when the server answers at once;
- * backs off on errors and honours Retry-After on 429; pauses while the page is hidden or in the
- * back/forward cache and re-reads at once when it is shown again; stops on a final phase.
+ * results of a superseded run dropped, never more than one request in flight, callbacks called
+ * outside the request's try. Long-polls with `wait`/`since`; when the kit answers with `pollAfterMs`
+ * (it holds no long-polls) reads after that many ms; falls back to plain polling with backoff and
+ * jitter when the server answers at once; backs off on errors and honours Retry-After on 429; pauses
+ * while the page is hidden or in the back/forward cache and re-reads at once when it is shown again;
+ * is DONE on a final phase.
  */
 export class StatusFollower implements ReactiveController {
-  status: FollowerStatus = FollowerStatus.IDLE;
   /** The last phase known, sent as `since`. */
   phase = '';
+  #status: FollowerStatus = FollowerStatus.IDLE;
   #abort?: AbortController;
   #timer?: ReturnType<typeof setTimeout>;
   #callId = 0;
@@ -59,6 +59,7 @@ export class StatusFollower implements ReactiveController {
   #notFoundRetried = false;
   #backoff = 0;
   #quick = 0;
+  #pollAfterMs?: number;
   #connected = false;
 
   readonly #options: StatusFollowerOptions;
@@ -68,25 +69,30 @@ export class StatusFollower implements ReactiveController {
     host.addController(this);
   }
 
-  /** Starts following from `phase` (the phase the page shows now). */
-  follow(phase: string): void {
+  get status(): FollowerStatus {
+    return this.#status;
+  }
+
+  /** Starts following from `phase` (the phase the page shows now); `pollAfterMs` as the kit said. */
+  follow(phase: string, pollAfterMs?: number): void {
     this.#cancel();
     this.phase = phase;
+    this.#pollAfterMs = pollAfterMs;
     this.#failures = this.#backoff = this.#quick = 0;
-    if (FINAL.includes(phase)) this.status = FollowerStatus.DONE;
-    else if (!this.#connected || document.hidden) this.status = FollowerStatus.PAUSED;
+    if (isFinalPhase(phase)) this.#status = FollowerStatus.DONE;
+    else if (!this.#connected || document.hidden) this.#status = FollowerStatus.PAUSED;
     else this.#read();
   }
 
   /** Stops following; an answer still on its way is dropped. */
   stop(): void {
     this.#cancel();
-    this.status = FollowerStatus.IDLE;
+    this.#status = FollowerStatus.IDLE;
   }
 
   /** Reads at once unless a read is in flight already (it answers as soon as the phase changes). */
   refresh(): void {
-    if (this.status === FollowerStatus.WAITING || this.status === FollowerStatus.PAUSED) {
+    if (this.#status === FollowerStatus.WAITING || this.#status === FollowerStatus.PAUSED) {
       this.#cancel();
       this.#read();
     }
@@ -115,9 +121,9 @@ export class StatusFollower implements ReactiveController {
   };
 
   #pause = () => {
-    if (this.status === FollowerStatus.WAITING || this.status === FollowerStatus.PENDING) {
+    if (this.#status === FollowerStatus.WAITING || this.#status === FollowerStatus.PENDING) {
       this.#cancel();
-      this.status = FollowerStatus.PAUSED;
+      this.#status = FollowerStatus.PAUSED;
     }
   };
 
@@ -129,53 +135,67 @@ export class StatusFollower implements ReactiveController {
   }
 
   #schedule(ms: number): void {
-    this.status = FollowerStatus.WAITING;
+    this.#status = FollowerStatus.WAITING;
     this.#timer = setTimeout(() => this.#read(), ms);
+  }
+
+  #url(): string {
+    const since = `since=${encodeURIComponent(this.phase)}`;
+    return `${this.#options.url()}?${this.#pollAfterMs === undefined ? `wait=${LONG_POLL_SECONDS}&` : ''}${since}`;
   }
 
   async #read(): Promise<void> {
     const id = ++this.#callId;
     const abort = new AbortController();
     this.#abort = abort;
-    this.status = FollowerStatus.PENDING;
+    this.#status = FollowerStatus.PENDING;
     const started = Date.now();
-    const interval = this.#options.interval();
+    let outcome: Outcome;
     try {
-      const body = await requestJson<StatusResponseBody>(
-        `${this.#options.url()}?wait=${LONG_POLL_SECONDS}&since=${encodeURIComponent(this.phase)}`,
-        { signal: abort.signal, headers: { accept: 'application/json' } },
-      );
-      if (id !== this.#callId) return;
-      const changed = body.phase !== this.phase;
-      this.phase = body.phase;
-      this.#failures = this.#backoff = 0;
-      this.#notFoundRetried = false;
-      this.status = FollowerStatus.DONE;
-      this.#options.onStatus(body);
-      // onStatus may have stopped or restarted the follower.
-      if (id !== this.#callId || FINAL.includes(body.phase)) return;
-      if (changed || Date.now() - started >= QUICK_MS) {
-        this.#quick = 0;
-        this.#read();
-      } else {
-        this.#schedule(jitter(Math.min(interval * 1.5 ** this.#quick++, interval * 8)));
-      }
+      const init = { signal: abort.signal, headers: { accept: 'application/json' } };
+      outcome = { body: await requestJson<StatusResponseBody>(this.#url(), init) };
     } catch (error) {
-      if (id !== this.#callId) return;
-      const failure = error instanceof RequestError ? error : new RequestError('UNEXPECTED', 0);
-      const { status } = failure;
-      const backoff = jitter(Math.min(interval * 2 ** this.#backoff++, 60_000));
-      if (status === 429) {
-        this.#schedule(failure.retryAfterMs ?? backoff);
-      } else if (failure.code === 'NO_VERIFICATION_SESSION' && !this.#notFoundRetried) {
-        this.#notFoundRetried = true;
-        this.#read();
-      } else if ((status < 300 || status >= 500) && ++this.#failures < MAX_FAILURES) {
-        this.#schedule(backoff);
-      } else {
-        this.status = FollowerStatus.IDLE;
-        this.#options.onError(failure);
-      }
+      outcome = { error: error instanceof RequestError ? error : new RequestError('UNEXPECTED', 0) };
+    }
+    if (id !== this.#callId) return;
+    if ('body' in outcome) this.#answered(id, outcome.body, Date.now() - started);
+    else this.#failed(outcome.error);
+  }
+
+  #answered(id: number, body: StatusResponseBody, tookMs: number): void {
+    const changed = body.phase !== this.phase;
+    this.phase = body.phase;
+    this.#pollAfterMs = body.pollAfterMs;
+    this.#failures = this.#backoff = 0;
+    this.#notFoundRetried = false;
+    const final = isFinalPhase(body.phase);
+    this.#status = final ? FollowerStatus.DONE : FollowerStatus.WAITING;
+    this.#options.onStatus(body);
+    // onStatus may have stopped or restarted the follower.
+    if (id !== this.#callId || final) return;
+    if (changed) this.#quick = 0;
+    const base = this.#pollAfterMs ?? this.#options.interval();
+    if (this.#pollAfterMs === undefined && (changed || tookMs >= QUICK_MS)) {
+      this.#quick = 0;
+      this.#read();
+    } else {
+      this.#schedule(jitter(Math.min(base * 1.5 ** this.#quick++, base * 8)));
+    }
+  }
+
+  #failed(failure: RequestError): void {
+    const { status } = failure;
+    const backoff = jitter(Math.min(this.#options.interval() * 2 ** this.#backoff++, 60_000));
+    if (status === 429) {
+      this.#schedule(retryDelay(failure, backoff));
+    } else if (failure.code === 'NO_VERIFICATION_SESSION' && !this.#notFoundRetried) {
+      this.#notFoundRetried = true;
+      this.#read();
+    } else if ((status < 300 || status >= 500) && ++this.#failures < MAX_FAILURES) {
+      this.#schedule(backoff);
+    } else {
+      this.#status = FollowerStatus.IDLE;
+      this.#options.onError(failure);
     }
   }
 }

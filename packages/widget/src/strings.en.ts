@@ -7,18 +7,33 @@ export const en = {
   startingTitle: 'Preparing your verification…',
   awaitingTitle: 'Continue in the app',
   awaitingText: 'Scan the QR code with your phone, or open the app on this device.',
+  awaitingTextPhone: 'Open the identity app on this phone, or scan the QR code from another device.',
   qrAlt: 'QR code that opens this verification in the identity app',
   openApp: 'Open in the app',
+  webPage: 'No app? Continue on the web page',
   codeLabel: 'Or enter this code in the app:',
   copy: 'Copy code',
   copied: 'Code copied',
   copyFailed: 'Could not copy the code',
   timeLeft: 'Time left: {time}',
+  minutes_one: '{n} minute',
+  minutes_other: '{n} minutes',
+  seconds_one: '{n} second',
+  seconds_other: '{n} seconds',
+  sendTitle: 'Or get the link sent to you',
+  email: 'E-mail address',
+  sms: 'Phone number',
+  send: 'Send link',
+  sentTo: 'We sent the link to {to}.',
+  resend: 'Send again',
+  resendIn: 'Send again in {n} s',
   reviewTitle: 'Checking your document…',
   reviewText: 'This usually takes a minute. You can keep this page open.',
+  manualTitle: 'A person is checking your document',
+  manualText: 'This can take a while. You can close this page: we will remember.',
   approvedTitle: 'Your identity is verified',
   rejectedTitle: 'We could not verify your identity',
-  rejectedText: 'Your document was not accepted.',
+  rejectedText: 'Your document was not accepted. You can try again with a new verification.',
   resubmitTitle: 'Please try again',
   resubmitText: 'Your document could not be read. Continue in the app to send it again, or start over.',
   continue: 'Continue',
@@ -35,5 +50,8 @@ export const en = {
   retry: 'Try again',
 };
 
-/** Every string the element shows; `{time}` in `timeLeft` is replaced by the time left. */
+/**
+ * Every string the element shows. `{time}` in `timeLeft` is one of `minutes_*` / `seconds_*` (chosen by
+ * Intl.PluralRules), `{n}` a number, `{to}` the masked contact.
+ */
 export type VerifyIdentityStrings = Record<keyof typeof en, string>;

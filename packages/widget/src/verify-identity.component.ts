@@ -1,8 +1,17 @@
-import type { Phase, SessionResponseBody, StatusResponseBody } from '@verify-kit/protocol';
+import {
+  isFinalPhase,
+  type Locale,
+  type Phase,
+  type SendLinkChannel,
+  type SessionRequestBody,
+  type SessionResponseBody,
+  type StatusResponseBody,
+} from '@verify-kit/protocol';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { awaitingView } from './awaiting-view.js';
 import { emit } from './emit.js';
-import { RequestError, requestJson } from './request.js';
-import { FINAL, StatusFollower } from './status-follower.js';
+import { jitter, RequestError, requestJson, retryDelay } from './request.js';
+import { StatusFollower } from './status-follower.js';
 import { en, type VerifyIdentityStrings } from './strings.en.js';
 import { tr } from './strings.tr.js';
 import { styles } from './verify-identity.styles.js';
@@ -10,11 +19,13 @@ import { styles } from './verify-identity.styles.js';
 /** What the element shows: before a session, while creating it, a phase of the kit, or an error. */
 export type VerifyIdentityView = 'idle' | 'starting' | Phase | 'error';
 
+/** Detail of `phase-change`, `approved`, `rejected` and `expired`. */
 export interface PhaseChangeDetail {
   phase: Phase;
   status: string;
 }
 
+/** Detail of `verify-identity-error`. */
 export interface ErrorDetail {
   /** The kit's error code, or NETWORK_ERROR, BAD_RESPONSE, HTTP_<status>. */
   code: string;
@@ -22,30 +33,27 @@ export interface ErrorDetail {
   message: string;
 }
 
-const LOCALES: Record<string, VerifyIdentityStrings> = { en, tr };
-const VIEWS: readonly string[] = ['awaiting_user', 'resubmission_required', ...FINAL];
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** `h:mm:ss` or `m:ss` of a duration in ms, rounded up (0 once it has passed). */
-export function formatTimeLeft(ms: number): string {
-  const t = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(t / 3600);
-  const m = Math.floor(t / 60) % 60;
-  return (h ? `${h}:${pad(m)}` : m) + `:${pad(t % 60)}`;
-}
+const TABLES: Record<Locale, VerifyIdentityStrings> = { en, tr };
+/** Tries of POST /session while the kit answers "ask again shortly" (409 or a short 429). */
+const MAX_START_ATTEMPTS = 4;
+/** A longer Retry-After on POST /session is shown as an error with a retry, not a long spinner. */
+const MAX_START_WAIT_MS = 5000;
+/** Time before the link may be sent again. */
+const RESEND_MS = 30_000;
 
 /**
- * @summary Verifies the person's identity with the verify-kit server kit: creates a session, shows
- * the QR code, deep link and code for the identity app, follows the review and reports the outcome.
+ * @summary Verifies the person's identity with the verify-kit server kit: creates a session, hands it
+ * to the identity app (deep link on a phone, QR code on a desktop, the web page without the app),
+ * follows the review and reports the outcome.
  *
- * @event {CustomEvent<PhaseChangeDetail>} phase-change - The phase changed (also for the first phase of a session).
- * @event {CustomEvent<PhaseChangeDetail>} approved - The identity was approved.
- * @event {CustomEvent<PhaseChangeDetail>} rejected - The identity was rejected.
- * @event {CustomEvent<PhaseChangeDetail>} expired - The session expired before a decision.
- * @event {CustomEvent<ErrorDetail>} error - A call to the kit failed; the element shows a retry.
+ * @fires {CustomEvent<PhaseChangeDetail>} phase-change - The phase changed (also for the first phase of a session).
+ * @fires {CustomEvent<PhaseChangeDetail>} approved - The identity was approved.
+ * @fires {CustomEvent<PhaseChangeDetail>} rejected - The identity was rejected.
+ * @fires {CustomEvent<PhaseChangeDetail>} expired - The session expired before a decision.
+ * @fires {CustomEvent<ErrorDetail>} verify-identity-error - A call to the kit failed; the element shows a retry.
  *
  * @slot done - Shown in the approved state: the page's own content, e.g. a Continue link.
+ * @slot rejected - Shown in the rejected state: e.g. a link to the product's help.
  *
  * @csspart base - The card around everything.
  * @csspart title - The status line, also announced to screen readers.
@@ -53,11 +61,14 @@ export function formatTimeLeft(ms: number): string {
  * @csspart button - Every button (and the deep link).
  * @csspart start - The Start button.
  * @csspart qr - The QR code image.
- * @csspart deep-link - The link that opens the app on this device.
+ * @csspart deep-link - The link that opens the app on this device (phones and touch screens).
+ * @csspart web-page - The link to the session's web page, for people without the app.
  * @csspart code - The 8-character session code.
  * @csspart copy - The button copying the code.
  * @csspart time - The time left.
- * @csspart retry - The button of the error state.
+ * @csspart send-link - The form sending the link by e-mail or SMS.
+ * @csspart send - Its submit button.
+ * @csspart retry - The button of the error and rejected states.
  *
  * @cssprop --verify-identity-background - Card background.
  * @cssprop --verify-identity-color - Text colour.
@@ -65,7 +76,7 @@ export function formatTimeLeft(ms: number): string {
  * @cssprop --verify-identity-accent - Primary buttons and links.
  * @cssprop --verify-identity-on-accent - Text on primary buttons.
  * @cssprop --verify-identity-success - The approved state.
- * @cssprop --verify-identity-danger - Rejected, expired and error states.
+ * @cssprop --verify-identity-danger - Rejected, expired, error states and the last two minutes.
  * @cssprop --verify-identity-border - Card border and spinner track.
  * @cssprop --verify-identity-focus-ring - The focus outline.
  * @cssprop --verify-identity-radius - Corner radius of the card (buttons use 3/4 of it).
@@ -90,7 +101,7 @@ export class VerifyIdentity extends LitElement {
 
   /** Where the kit's router is mounted (same origin), e.g. `/identity`. */
   declare endpoint: string;
-  /** `en` or `tr`; defaults to the document's `lang`, then `en`. */
+  /** `en` or `tr`; defaults to the document's `lang`, then `en`. Sent to the kit (and the app). */
   declare locale: string;
   /** Create (or resume) the session when connected instead of showing a Start button. */
   declare autoStart: boolean;
@@ -108,6 +119,7 @@ export class VerifyIdentity extends LitElement {
   #phase = '';
   #call = 0;
   #focusInside = false;
+  #sentAt = 0;
   #clock?: ReturnType<typeof setInterval>;
   #langObserver?: MutationObserver;
   readonly #follower = new StatusFollower(this, {
@@ -150,7 +162,8 @@ export class VerifyIdentity extends LitElement {
 
   /**
    * Creates a session, or resumes the one bound to this browser session; `restart` asks the kit
-   * for a new one.
+   * for a new one. While another request is creating it (409) or the kit asks to slow down (429),
+   * asks again after Retry-After.
    */
   async start(restart = false): Promise<void> {
     const call = ++this.#call;
@@ -158,19 +171,44 @@ export class VerifyIdentity extends LitElement {
     this._view = 'starting';
     this.#phase = '';
     this._session = undefined;
-    try {
-      const session = await requestJson<SessionResponseBody>(`${this.#base()}/session`, {
-        method: 'POST',
-        headers: { accept: 'application/json', 'content-type': 'application/json' },
-        body: JSON.stringify(restart ? { restart: true } : {}),
-      });
+    await this.#create(call, restart ? { restart } : {});
+  }
+
+  async #create(call: number, body: SessionRequestBody): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      let session: SessionResponseBody;
+      try {
+        session = await requestJson<SessionResponseBody>(`${this.#base()}/session`, {
+          method: 'POST',
+          headers: { accept: 'application/json', 'content-type': 'application/json' },
+          body: JSON.stringify({ ...body, locale: this.#lang() }),
+        });
+      } catch (error) {
+        if (call !== this.#call) return;
+        const wait = error instanceof RequestError ? retryDelay(error, jitter(500 * 2 ** attempt)) : 0;
+        const again = error instanceof RequestError && (error.status === 409 || error.status === 429);
+        if (!again || wait > MAX_START_WAIT_MS || attempt >= MAX_START_ATTEMPTS) return this.#fail(error);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        if (call !== this.#call) return;
+        continue;
+      }
       if (call !== this.#call) return;
       this._session = session;
       this.#apply(session);
-      this.#follower.follow(session.phase);
-    } catch (error) {
-      if (call === this.#call) this.#fail(error);
+      this.#follower.follow(session.phase, session.pollAfterMs);
+      return;
     }
+  }
+
+  /** Has the kit send the session's link to `value` (a new session for that contact). */
+  async #send(channel: SendLinkChannel, value: string): Promise<void> {
+    const call = ++this.#call;
+    this.#sentAt = Date.now();
+    this._now = this.#sentAt;
+    const sendTo = channel === 'email' ? { email: value } : { phoneNumber: value };
+    this.#follower.stop();
+    this.#phase = '';
+    await this.#create(call, { restart: true, sendTo });
   }
 
   #base(): string {
@@ -178,23 +216,23 @@ export class VerifyIdentity extends LitElement {
   }
 
   /** `en` or `tr`: the `locale` property, else the document's `lang`, else `en`. */
-  #lang(): string {
+  #lang(): Locale {
     const lang = (this.locale || globalThis.document?.documentElement.lang || '').slice(0, 2).toLowerCase();
-    return Object.hasOwn(LOCALES, lang) ? lang : 'en';
+    return Object.hasOwn(TABLES, lang) ? (lang as Locale) : 'en';
   }
 
   #t(): VerifyIdentityStrings {
-    return { ...LOCALES[this.#lang()]!, ...this.strings };
+    return { ...TABLES[this.#lang()], ...this.strings };
   }
 
   #apply({ phase, status, expiresAt }: StatusResponseBody): void {
     if (this._session) this._session = { ...this._session, expiresAt, status, phase };
     if (phase === this.#phase) return;
     this.#phase = phase;
-    this._view = VIEWS.includes(phase) ? phase : 'in_review';
+    this._view = phase;
     const detail: PhaseChangeDetail = { phase, status };
     emit(this, 'phase-change', detail);
-    if (FINAL.includes(phase)) emit(this, phase, detail);
+    if (isFinalPhase(phase)) emit(this, phase, detail);
   }
 
   #fail(error: unknown): void {
@@ -213,7 +251,7 @@ export class VerifyIdentity extends LitElement {
               : t.errorGeneric;
     this._error = { code, message };
     this._view = 'error';
-    emit(this, 'error', this._error);
+    emit(this, 'verify-identity-error', this._error);
   }
 
   async #copyCode(): Promise<void> {
@@ -225,7 +263,7 @@ export class VerifyIdentity extends LitElement {
     }
   }
 
-  /** Runs (or stops) the clock of the time left. */
+  /** Runs (or stops) the clock of the time left and of the resend cooldown. */
   #tick(on: boolean): void {
     if (on && !this.#clock) {
       this.#clock = setInterval(() => {
@@ -258,7 +296,9 @@ export class VerifyIdentity extends LitElement {
     const title = root.querySelector<HTMLElement>("[part~='title']");
     const active = this.shadowRoot?.activeElement;
     if (this.#focusInside && (!active || active === title)) {
-      (root.querySelector<HTMLElement>("[part~='button']") ?? title)?.focus();
+      // Never scroll the host page: the person may be reading elsewhere.
+      const actions = [...root.querySelectorAll<HTMLElement>("[part~='button']")];
+      (actions.find((el) => el.checkVisibility()) ?? title)?.focus({ preventScroll: true });
     }
   }
 
@@ -278,6 +318,8 @@ export class VerifyIdentity extends LitElement {
     const button = (label: string, onClick: () => void, part = '', secondary = false) =>
       html`<button part="button ${part}" class=${secondary ? 'secondary' : ''} @click=${onClick}>${label}</button>`;
     const text = (s: string) => html`<p part="text" class="muted">${s}</p>`;
+    const restart = (label: string, part = '') =>
+      html`<div>${button(label, () => this.start(true), part)}</div>`;
     switch (this._view) {
       case 'idle':
         return [
@@ -288,13 +330,19 @@ export class VerifyIdentity extends LitElement {
       case 'starting':
         return [t.startingTitle, 'busy', nothing];
       case 'awaiting_user':
-        return [t.awaitingTitle, '', this.#awaiting(t, button)];
+        return [t.awaitingTitle, '', this.#awaiting(t)];
       case 'in_review':
         return [t.reviewTitle, 'busy', text(t.reviewText)];
+      case 'in_manual_review':
+        return [t.manualTitle, 'busy', text(t.manualText)];
       case 'approved':
         return [t.approvedTitle, 'ok', html`<slot name="done"></slot>`];
       case 'rejected':
-        return [t.rejectedTitle, 'bad', text(t.rejectedText)];
+        return [
+          t.rejectedTitle,
+          'bad',
+          [text(t.rejectedText), restart(t.retry, 'retry'), html`<slot name="rejected"></slot>`],
+        ];
       case 'resubmission_required':
         return [
           t.resubmitTitle,
@@ -310,11 +358,7 @@ export class VerifyIdentity extends LitElement {
           ],
         ];
       case 'expired':
-        return [
-          t.expiredTitle,
-          'bad',
-          [text(t.expiredText), html`<div>${button(t.newSession, () => this.start(true))}</div>`],
-        ];
+        return [t.expiredTitle, 'bad', [text(t.expiredText), restart(t.newSession)]];
       default:
         return [
           t.errorTitle,
@@ -327,29 +371,19 @@ export class VerifyIdentity extends LitElement {
     }
   }
 
-  #awaiting(
-    t: VerifyIdentityStrings,
-    button: (label: string, onClick: () => void, part?: string, secondary?: boolean) => TemplateResult,
-  ): TemplateResult {
-    const { sessionCode = '', deepLink = '' } = this._session ?? {};
-    const href = /^\s*javascript:/i.test(deepLink) ? '#' : deepLink;
-    return html`<p part="text" class="muted">${t.awaitingText}</p>
-      <div class="qrcode">
-        <img part="qr" src="${this.#base()}/qr.svg?v=${encodeURIComponent(sessionCode)}" alt=${t.qrAlt} width="192" height="192" />
-        <a part="button deep-link" href=${href}>${t.openApp}</a>
-      </div>
-      <div>
-        <p class="muted">${t.codeLabel}</p>
-        <p part="code"><span aria-hidden="true">${sessionCode.slice(0, 4)} ${sessionCode.slice(4)}</span><span class="sr">${[...sessionCode].join(' ')}</span></p>
-      </div>
-      <div class="row">
-        ${button(t.copy, () => this.#copyCode(), 'copy', true)}
-        <span role="status" class=${this._copy === 'copied' ? 'ok' : 'bad'}>${this._copy ? t[this._copy] : ''}</span>
-      </div>
-      ${
-        Number.isNaN(this.#timeLeft())
-          ? nothing
-          : html`<p part="time" class="muted">${t.timeLeft.replace('{time}', formatTimeLeft(this.#timeLeft()))}</p>`
-      }`;
+  #awaiting(t: VerifyIdentityStrings): TemplateResult | typeof nothing {
+    const session = this._session;
+    if (!session) return nothing;
+    return awaitingView({
+      t,
+      lang: this.#lang(),
+      base: this.#base(),
+      session,
+      timeLeft: this.#timeLeft(),
+      cooldown: this.#sentAt + RESEND_MS - this._now,
+      copy: this._copy,
+      onCopy: () => this.#copyCode(),
+      onSend: (channel, value) => this.#send(channel, value),
+    });
   }
 }

@@ -81,8 +81,7 @@ export const styles = css`
     text-decoration: none;
     cursor: pointer;
   }
-  .secondary,
-  [part~='deep-link'] {
+  .secondary {
     background: transparent;
     color: var(--_accent);
   }
@@ -123,12 +122,35 @@ export const styles = css`
     clip-path: inset(50%);
     white-space: nowrap;
   }
-  /* On a phone-sized or touch screen, opening the app on this device is the primary action. */
+  .urgent {
+    color: var(--_bad);
+    font-weight: 600;
+  }
+  a {
+    color: var(--_accent);
+  }
+  input {
+    font: inherit;
+    padding: 0.25em 0.5em;
+  }
+  /* A desktop: the QR first, no "Open in the app" (custom schemes do nothing without the app). */
+  [part~='deep-link'],
+  .phone {
+    display: none;
+  }
+  /* A phone-sized or touch screen: opening the app on this device is the primary action. */
   @media (pointer: coarse), (max-width: 40rem) {
     [part~='deep-link'] {
+      display: block;
       order: -1;
       background: var(--_accent);
       color: var(--_on-accent);
+    }
+    .phone {
+      display: block;
+    }
+    .desktop {
+      display: none;
     }
     [part~='qr'] {
       width: 9rem;

@@ -1,3 +1,4 @@
+import type { ErrorDetail, PhaseChangeDetail } from './verify-identity.component.js';
 import { VerifyIdentity } from './verify-identity.component.js';
 
 export * from './verify-identity.component.js';
@@ -12,6 +13,10 @@ declare global {
     'verify-identity': VerifyIdentity;
   }
   interface HTMLElementEventMap {
-    'phase-change': CustomEvent<import('./verify-identity.component.js').PhaseChangeDetail>;
+    'phase-change': CustomEvent<PhaseChangeDetail>;
+    approved: CustomEvent<PhaseChangeDetail>;
+    rejected: CustomEvent<PhaseChangeDetail>;
+    expired: CustomEvent<PhaseChangeDetail>;
+    'verify-identity-error': CustomEvent<ErrorDetail>;
   }
 }

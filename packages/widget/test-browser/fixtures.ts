@@ -32,7 +32,7 @@ export const test = base.extend<Fixtures>({
       const w = window as unknown as { __events: unknown[]; __csp: string[] };
       w.__events = [];
       w.__csp = [];
-      for (const type of ['phase-change', 'approved', 'rejected', 'expired', 'error']) {
+      for (const type of ['phase-change', 'approved', 'rejected', 'expired', 'verify-identity-error']) {
         document.addEventListener(type, (event) => {
           if (!(event instanceof CustomEvent)) return;
           w.__events.push({

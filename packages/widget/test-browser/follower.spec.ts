@@ -54,7 +54,7 @@ test('backs off on 429 for as long as Retry-After says, without showing an error
   expect(limited?.answeredStatus).toBe(429);
   expect(next!.at - limited!.answeredAt!).toBeGreaterThanOrEqual(950);
   await expect(title(widget)).toHaveText(en.awaitingTitle);
-  expect((await events(page)).map((e) => e.type)).not.toContain('error');
+  expect((await events(page)).map((e) => e.type)).not.toContain('verify-identity-error');
 });
 
 test('retries server errors with a growing backoff and recovers without an error', async ({
@@ -72,7 +72,7 @@ test('retries server errors with a growing backoff and recovers without an error
   expect(calls[4]!.at - calls[3]!.answeredAt!).toBeGreaterThanOrEqual(300);
   stub.setPhase('approved', 'APPROVED');
   await expect(title(widget)).toHaveText(en.approvedTitle);
-  expect((await events(page)).map((e) => e.type)).not.toContain('error');
+  expect((await events(page)).map((e) => e.type)).not.toContain('verify-identity-error');
 });
 
 test('gives up after repeated server errors with a retry that resumes the session', async ({
@@ -88,7 +88,7 @@ test('gives up after repeated server errors with a retry that resumes the sessio
   expect(stub.calls('/identity/status')).toHaveLength(5);
   expect((await events(page)).at(-1)).toEqual(
     expect.objectContaining({
-      type: 'error',
+      type: 'verify-identity-error',
       detail: { code: 'UPSTREAM_UNAVAILABLE', message: en.errorUnavailable },
     }),
   );
@@ -114,7 +114,7 @@ test('a 404 NO_VERIFICATION_SESSION while following (another tab rotated the coo
   await expect.poll(() => stub.statusReplies.length).toBe(0);
   stub.setPhase('approved', 'APPROVED');
   await expect(title(widget)).toHaveText(en.approvedTitle);
-  expect((await events(page)).map((e) => e.type)).not.toContain('error');
+  expect((await events(page)).map((e) => e.type)).not.toContain('verify-identity-error');
 });
 
 test('two 404s in a row while following are an error, as before', async ({ page, stub, widget }) => {
@@ -127,7 +127,7 @@ test('two 404s in a row while following are an error, as before', async ({ page,
     });
   stub.setPhase('in_review', 'IN_AUTOMATIC_REVIEW');
   await expect(title(widget)).toHaveText(en.errorTitle);
-  expect((await events(page)).at(-1)).toEqual(expect.objectContaining({ type: 'error' }));
+  expect((await events(page)).at(-1)).toEqual(expect.objectContaining({ type: 'verify-identity-error' }));
 });
 
 test('pauses while the tab is hidden and resumes when it is shown', async ({ page, stub, widget }) => {

@@ -20,18 +20,18 @@ test('idle shows a Start button; Start creates the session and shows the QR, the
   expect(post?.method).toBe('POST');
   expect(post?.headers['content-type']).toBe('application/json');
   expect(post?.headers.cookie).toContain('sid=stub-session');
-  expect(JSON.parse(post?.body ?? '')).toEqual({});
+  expect(JSON.parse(post?.body ?? '')).toEqual({ locale: 'en' });
 
   const qr = widget.getByRole('img', { name: en.qrAlt });
   await expect(qr).toHaveAttribute('src', '/identity/qr.svg?v=K7QM4XRT');
   await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-  await expect(widget.getByRole('link', { name: en.openApp })).toHaveAttribute(
+  await expect(widget.getByRole('link', { name: en.webPage })).toHaveAttribute(
     'href',
-    stub.sessionBody().deepLink,
+    stub.sessionBody().sessionPageLink,
   );
   await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('K7QM 4XRT');
   await expect(widget.locator('[part~="code"] .sr')).toHaveText('K 7 Q M 4 X R T');
-  await expect(widget.locator('[part~="time"]')).toHaveText(/^Time left: (30:00|29:5\d)$/);
+  await expect(widget.locator('[part~="time"]')).toHaveText('Time left: 30 minutes');
 
   expect(await events(page)).toEqual([
     {
@@ -113,7 +113,7 @@ test('auto-start resumes the session bound to the browser session without a clic
   await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
   await expect(title(widget)).toHaveText(en.reviewTitle);
   expect(stub.calls('/identity/session')).toHaveLength(1);
-  expect(stub.calls('/identity/session')[0]?.body).toBe('{}');
+  expect(stub.calls('/identity/session')[0]?.body).toBe('{"locale":"en"}');
   expect(stub.sessions).toBe(0);
 });
 
@@ -126,7 +126,7 @@ test('expired: offers a new session, created with restart:true', async ({ page, 
 
   await widget.getByRole('button', { name: en.newSession }).click();
   await expect(title(widget)).toHaveText(en.awaitingTitle);
-  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true });
+  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
   await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('P9WN 3HJE');
 });
 
@@ -140,7 +140,8 @@ test('the time left ticks down, and at zero the element re-reads at once and sho
   stub.sessionMs = 4_000;
   await page.goto(stub.page({ attrs: 'endpoint="/identity" poll-interval="60000" auto-start' }));
   const time = widget.locator('[part~="time"]');
-  await expect(time).toHaveText(/^Time left: 0:0[1-4]$/);
+  await expect(time).toHaveText(/^Time left: [1-4] seconds?$/);
+  await expect(time).toHaveClass('urgent');
   await expect(time).not.toHaveText((await time.textContent())!);
   await expect(title(widget)).toHaveText(en.expiredTitle);
   expect(stub.calls('/identity/status').length).toBeGreaterThanOrEqual(2);
@@ -177,7 +178,7 @@ test('resubmission required: Start again asks the kit for a new session with res
   stub.setPhase('resubmission_required', 'RESUBMISSION_REQUIRED');
   await widget.getByRole('button', { name: en.restart }).click();
   await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('P9WN 3HJE');
-  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true });
+  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
 });
 
 test('a slow start shows the busy state until the kit answers', async ({ page, stub, widget }) => {
@@ -245,9 +246,9 @@ for (const failure of failures) {
     await expect(title(widget)).toHaveText(en.errorTitle);
     await expect(widget.getByText(failure.message)).toBeVisible();
     await expect(widget).not.toContainText('SECRET');
-    expect((await events(page)).filter((e) => e.type === 'error')).toEqual([
+    expect((await events(page)).filter((e) => e.type === 'verify-identity-error')).toEqual([
       {
-        type: 'error',
+        type: 'verify-identity-error',
         detail: { code: failure.code, message: failure.message },
         bubbles: true,
         composed: true,
@@ -270,7 +271,10 @@ test('a session that the kit no longer knows (404 on /status) ends in an error w
   await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
   await expect(title(widget)).toHaveText(en.errorTitle);
   await expect(widget.getByText(en.errorNoSession)).toBeVisible();
-  expect((await events(page)).at(-1)).toMatchObject({ type: 'error', detail: { code: 'NO_SESSION' } });
+  expect((await events(page)).at(-1)).toMatchObject({
+    type: 'verify-identity-error',
+    detail: { code: 'NO_SESSION' },
+  });
   await widget.getByRole('button', { name: en.retry }).click();
   await expect(title(widget)).toHaveText(en.awaitingTitle);
 });
@@ -278,13 +282,16 @@ test('a session that the kit no longer knows (404 on /status) ends in an error w
 test.describe('the deep link', () => {
   const box = async (locator: import('@playwright/test').Locator) => (await locator.boundingBox())!;
 
-  test('is secondary on a desktop: below the QR, outlined', async ({ page, stub, widget }) => {
+  test('is not offered on a desktop (a dead end without the app): the QR and the web page are', async ({
+    page,
+    stub,
+    widget,
+  }) => {
     await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
-    const link = widget.getByRole('link', { name: en.openApp });
-    const qr = widget.getByRole('img', { name: en.qrAlt });
-    await expect(link).toBeVisible();
-    expect((await box(link)).y).toBeGreaterThan((await box(qr)).y);
-    await expect(link).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
+    await expect(widget.getByRole('img', { name: en.qrAlt })).toBeVisible();
+    await expect(widget.getByRole('link', { name: en.webPage })).toBeVisible();
+    await expect(widget.getByRole('link', { name: en.openApp })).toBeHidden();
+    await expect(widget.getByText(en.awaitingText)).toBeVisible();
   });
 
   test('is the primary action on a phone-sized screen: above the QR, filled', async ({
@@ -299,6 +306,11 @@ test.describe('the deep link', () => {
     await expect(link).toBeVisible();
     expect((await box(link)).y).toBeLessThan((await box(qr)).y);
     await expect(link).toHaveCSS('background-color', 'rgb(11, 87, 208)');
+    await expect(widget.getByText(en.awaitingTextPhone)).toBeVisible();
+    await expect(widget.getByRole('link', { name: en.webPage })).toHaveAttribute(
+      'href',
+      stub.sessionBody().sessionPageLink,
+    );
   });
 
   test.describe('on a touch screen', () => {

@@ -2,10 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Phase, SessionResponseBody, StatusResponseBody } from '@verify-kit/protocol';
+import {
+  isFinalPhase,
+  type Phase,
+  type SendLinkChannel,
+  type SessionRequestBody,
+  type SessionResponseBody,
+  type StatusResponseBody,
+} from '@verify-kit/protocol';
 
 const STANDALONE = fileURLToPath(new URL('../dist/verify-identity.standalone.js', import.meta.url));
-const FINAL: readonly string[] = ['approved', 'rejected', 'expired'];
 const CODES = ['K7QM4XRT', 'P9WN3HJE', 'C4VB8ZDF', 'T2RX6MWQ'];
 
 /**
@@ -61,6 +67,12 @@ export class StubServer {
   sessionMs = 30 * 60_000;
   /** Whether GET /status honours `wait`/`since`. */
   longPoll = true;
+  /** Sent as `pollAfterMs` (the kit's `longPoll: false`): no held reads. */
+  pollAfterMs?: number;
+  /** The kit's `sendLink` option. */
+  sendLink: SendLinkChannel[] = [];
+  /** The masked contact of the last `sendTo`. */
+  sentTo?: string;
   sessionCode = '';
   sessions = 0;
   readonly sessionReplies: Reply[] = [];
@@ -105,7 +117,7 @@ export class StubServer {
 
   /** The phase as the kit derives it: a live phase turns into `expired` once the session expired. */
   currentPhase(): Phase {
-    return !FINAL.includes(this.phase) && Date.now() >= this.expiresAt ? 'expired' : this.phase;
+    return !isFinalPhase(this.phase) && Date.now() >= this.expiresAt ? 'expired' : this.phase;
   }
 
   /** Registers a test page and returns its URL. */
@@ -185,8 +197,12 @@ export class StubServer {
     if (path === '/identity/session' && req.method === 'POST') {
       const reply = this.sessionReplies.shift();
       if (reply && (await this.sendReply(req, res, reply))) return;
-      const restart = entry.body.includes('"restart":true');
-      if (!this.sessionCode || restart || this.currentPhase() === 'expired') this.newSession();
+      const request = JSON.parse(entry.body || '{}') as SessionRequestBody;
+      if (!this.sessionCode || request.restart || this.currentPhase() === 'expired') this.newSession();
+      if (request.sendTo) {
+        const to = 'email' in request.sendTo ? request.sendTo.email : request.sendTo.phoneNumber;
+        this.sentTo = `${to.slice(0, 1)}•••${to.slice(-4)}`;
+      }
       return json(res, 201, this.sessionBody());
     }
     if (path === '/identity/status' && req.method === 'GET') {
@@ -202,6 +218,7 @@ export class StubServer {
         phase: this.currentPhase(),
         status: this.status,
         expiresAt: new Date(this.expiresAt).toISOString(),
+        ...(this.pollAfterMs === undefined ? {} : { pollAfterMs: this.pollAfterMs }),
       };
       return json(res, 200, body);
     }
@@ -209,6 +226,7 @@ export class StubServer {
   }
 
   private newSession(): void {
+    this.sentTo = undefined;
     this.sessionCode = CODES[this.sessions++ % CODES.length]!;
     this.expiresAt = Date.now() + this.sessionMs;
     this.phase = 'awaiting_user';
@@ -222,7 +240,9 @@ export class StubServer {
       qrCodeUrl: '/identity/qr.svg',
       sessionPageLink: `https://idv.example/public/verification-session/s-${this.sessions}`,
       expiresAt: new Date(this.expiresAt).toISOString(),
-      sendLink: [],
+      sendLink: this.sendLink,
+      ...(this.sentTo === undefined ? {} : { sentTo: this.sentTo }),
+      ...(this.pollAfterMs === undefined ? {} : { pollAfterMs: this.pollAfterMs }),
       status: this.status,
       phase: this.currentPhase(),
     };

@@ -21,19 +21,15 @@ describe('@verify-kit/widget on a server (SSR)', () => {
     expect(tr.timeLeft).toContain('{time}');
   });
 
-  it('formats the time left for reading, rounding up and never below zero', async () => {
-    const { formatTimeLeft } = await import('@verify-kit/widget');
-    expect(formatTimeLeft(29 * 60_000 + 59_500)).toBe('30:00');
-    expect(formatTimeLeft(61_000)).toBe('1:01');
-    expect(formatTimeLeft(3_600_000 + 5_000)).toBe('1:00:05');
-    expect(formatTimeLeft(-5)).toBe('0:00');
-  });
-
-  it('reads Retry-After as seconds or an HTTP date', async () => {
-    const { parseRetryAfter } = await import('@verify-kit/widget');
-    expect(parseRetryAfter('2')).toBe(2000);
-    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
-    expect(parseRetryAfter('soon')).toBeUndefined();
-    expect(parseRetryAfter(null)).toBeUndefined();
+  it('says the time left plural-correct in each language, rounding up and never below zero', async () => {
+    const { en, tr } = await import('@verify-kit/widget');
+    const { timeLeftText } = await import('../src/time-left.js');
+    expect(timeLeftText(29 * 60_000 + 59_500, en, 'en')).toBe('Time left: 30 minutes');
+    expect(timeLeftText(60_000, en, 'en')).toBe('Time left: 1 minute');
+    expect(timeLeftText(59_000, en, 'en')).toBe('Time left: 59 seconds');
+    expect(timeLeftText(500, en, 'en')).toBe('Time left: 1 second');
+    expect(timeLeftText(-5, en, 'en')).toBe('Time left: 0 seconds');
+    expect(timeLeftText(120_000, tr, 'tr')).toBe('Kalan süre: 2 dakika');
+    expect(timeLeftText(1_000, tr, 'tr')).toBe('Kalan süre: 1 saniye');
   });
 });

@@ -33,6 +33,8 @@ export interface AppSetup {
 }
 
 type KitOptions = Omit<VerifyKitOptions, 'workflowId'> & { workflowId?: string };
+/** The kit's options besides the upstream's address and key. */
+export type AppOptions = Omit<KitOptions, 'baseUrl' | 'apiKey'>;
 
 /** An integrator's app as the README shows it, on 127.0.0.1, with the kit under /identity. */
 export async function startApp(options: KitOptions, setup: AppSetup = {}): Promise<TestApp> {
@@ -118,7 +120,7 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
 
 /** An app on a fresh fake upstream for the length of `run`; both closed after, whatever happens. */
 export async function withFakeUpstreamApp(
-  options: Omit<KitOptions, 'baseUrl' | 'apiKey'> & { apiKey: string },
+  options: AppOptions & { apiKey: string },
   run: (app: TestApp, upstream: FakeUpstream) => Promise<void>,
 ): Promise<void> {
   const upstream = await startFakeUpstream();

@@ -5,6 +5,7 @@ import type { RateLimiter } from '../rate-limit.js';
 import type { SandboxService } from '../service.js';
 import { jsonBody } from './body.js';
 import { methodNotAllowed } from './error-handler.js';
+import { throttle } from './throttle.js';
 
 type Guard = (failStatus: 401 | 403) => import('express').RequestHandler;
 
@@ -33,26 +34,7 @@ const identificationIdMissing = () =>
 export function apiRouter(service: SandboxService, guard: Guard, limiter: RateLimiter | undefined): Router {
   const router = Router();
 
-  if (limiter) {
-    router.use((req, _res, next) => {
-      const waitSeconds = limiter.hit(req.socket.remoteAddress ?? 'unknown');
-      if (waitSeconds === undefined) {
-        next();
-        return;
-      }
-      next(
-        new ApiError(
-          429,
-          SANDBOX_ERROR_CODES.RATE_LIMITED,
-          `Too many requests; retry in ${waitSeconds} s`,
-          undefined,
-          {
-            'retry-after': String(waitSeconds),
-          },
-        ),
-      );
-    });
-  }
+  if (limiter) router.use(throttle(limiter));
 
   router.post('/verification-sessions', guard(401), jsonBody, (req, res) => {
     res.status(201).set(noStore).json(service.createSession(req.body));

@@ -3,9 +3,11 @@ import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { TEST_DOCUMENTS } from '../documents.js';
 import { invalidRequest } from '../errors.js';
+import { RateLimiter } from '../rate-limit.js';
 import type { SandboxService } from '../service.js';
 import type { WebhookDispatcher } from '../webhook-dispatcher.js';
 import { jsonBody } from './body.js';
+import { throttleMisses } from './throttle.js';
 
 const AdvanceBodySchema = z.strictObject({
   ms: z
@@ -14,6 +16,9 @@ const AdvanceBodySchema = z.strictObject({
     .min(0)
     .max(366 * 24 * 60 * 60 * 1000),
 });
+
+/** Missed code lookups per client address per second: a person mistypes a few, a script thousands. */
+export const BY_CODE_MISSES_PER_SECOND = 10;
 
 const optionalQuery = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const noStore = { 'cache-control': 'no-store' };
@@ -35,8 +40,10 @@ export function controlRouter({ service, webhooks, clock, advanceClock, requireK
     next();
   });
 
-  // The mobile app's side: the unguessable session id is the credential.
-  router.get('/sessions/by-code/:code', (req, res) => {
+  // The mobile app's side: the unguessable session id is the credential. The lookup by code needs
+  // no key, so guessing codes is throttled per address (misses only).
+  const misses = new RateLimiter(BY_CODE_MISSES_PER_SECOND, 1000, () => clock.now());
+  router.get('/sessions/by-code/:code', throttleMisses(misses), (req, res) => {
     res.json(service.sessionByCode(String(req.params.code)));
   });
   router.get('/sessions/:id', (req, res) => {

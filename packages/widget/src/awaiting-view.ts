@@ -1,0 +1,78 @@
+import type { SendLinkChannel, SessionResponseBody } from '@verify-kit/protocol';
+import { html, nothing, type TemplateResult } from 'lit';
+import type { VerifyIdentityStrings } from './strings.en.js';
+import { timeLeftText, URGENT_MS } from './time-left.js';
+
+/** What the awaiting view needs from the element. */
+export interface AwaitingContext {
+  t: VerifyIdentityStrings;
+  lang: string;
+  base: string;
+  session: SessionResponseBody;
+  /** ms until the session expires (NaN: unknown). */
+  timeLeft: number;
+  /** ms until the link may be sent again (≤ 0: now). */
+  cooldown: number;
+  copy: '' | 'copied' | 'copyFailed';
+  onCopy: () => void;
+  onSend: (channel: SendLinkChannel, value: string) => void;
+}
+
+const safe = (url: string) => (/^\s*(javascript|data|vbscript):/i.test(url) ? '#' : url);
+
+/**
+ * The session's handoff: on a phone or touch screen the deep link first (CSS orders it), on a desktop
+ * the QR first and no bare "Open in the app"; always the session's web page for people without the
+ * app; the code; the time left; and the send-link form when the kit allows it.
+ */
+export function awaitingView(c: AwaitingContext): TemplateResult {
+  const { t, session } = c;
+  const code = session.sessionCode;
+  return html`<p part="text" class="muted desktop">${t.awaitingText}</p>
+    <p part="text" class="muted phone">${t.awaitingTextPhone}</p>
+    <div class="qrcode">
+      <img part="qr" src="${c.base}/qr.svg?v=${encodeURIComponent(code)}" alt=${t.qrAlt} width="192" height="192" />
+      <a part="button deep-link" href=${safe(session.deepLink)}>${t.openApp}</a>
+    </div>
+    <a part="web-page" href=${safe(session.sessionPageLink)} target="_blank" rel="noopener">${t.webPage}</a>
+    <div>
+      <p class="muted">${t.codeLabel}</p>
+      <p part="code"><span aria-hidden="true">${code.slice(0, 4)} ${code.slice(4)}</span><span class="sr">${[...code].join(' ')}</span></p>
+    </div>
+    <div class="row">
+      <button part="button copy" class="secondary" @click=${c.onCopy}>${t.copy}</button>
+      <span class=${c.copy === 'copied' ? 'ok' : 'bad'}>${c.copy ? t[c.copy] : ''}</span>
+    </div>
+    ${
+      Number.isNaN(c.timeLeft)
+        ? nothing
+        : html`<p part="time" class=${c.timeLeft <= URGENT_MS ? 'urgent' : 'muted'}>${timeLeftText(c.timeLeft, t, c.lang)}</p>`
+    }
+    ${session.sendLink.length ? sendLinkForm(c) : nothing}`;
+}
+
+function sendLinkForm(c: AwaitingContext): TemplateResult {
+  const { t, session } = c;
+  const waiting = c.cooldown > 0;
+  const submit = (channel: SendLinkChannel) => (event: SubmitEvent) => {
+    event.preventDefault();
+    const input = (event.target as HTMLFormElement).elements[0] as HTMLInputElement;
+    if (!waiting && input.value.trim()) c.onSend(channel, input.value.trim());
+  };
+  return html`<div part="send-link">
+    <p class="muted">${t.sendTitle}</p>
+    ${session.sendLink.map(
+      (channel) => html`<form class="row" @submit=${submit(channel)}>
+        <label>${t[channel]} <input name=${channel} type=${channel === 'email' ? 'email' : 'tel'} autocomplete=${channel === 'email' ? 'email' : 'tel'} required /></label>
+        <button part="button send" class="secondary" aria-disabled=${waiting ? 'true' : 'false'}>${
+          waiting
+            ? t.resendIn.replace('{n}', String(Math.ceil(c.cooldown / 1000)))
+            : session.sentTo
+              ? t.resend
+              : t.send
+        }</button>
+      </form>`,
+    )}
+    ${session.sentTo ? html`<p class="ok">${t.sentTo.replace('{to}', session.sentTo)}</p>` : nothing}
+  </div>`;
+}

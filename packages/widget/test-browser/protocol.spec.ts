@@ -1,0 +1,159 @@
+import { en } from '../src/strings.en.js';
+import { events, expect, test, title } from './fixtures.js';
+
+const FAST = 'endpoint="/identity" poll-interval="50" auto-start';
+
+test('409 SESSION_CREATION_IN_PROGRESS on start: asks again after Retry-After, without an error', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.sessionReplies.push({
+    status: 409,
+    headers: { 'retry-after': '1' },
+    body: { error: { code: 'SESSION_CREATION_IN_PROGRESS', message: 'x' } },
+  });
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  const [busy, again] = stub.calls('/identity/session');
+  expect(busy?.answeredStatus).toBe(409);
+  expect(again!.at - busy!.answeredAt!).toBeGreaterThanOrEqual(950);
+  expect((await events(page)).map((e) => e.type)).not.toContain('verify-identity-error');
+});
+
+test('429 TOO_MANY_SESSIONS with a short Retry-After on start is honoured, then the session shows', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.sessionReplies.push({
+    status: 429,
+    headers: { 'retry-after': '1' },
+    body: { error: { code: 'TOO_MANY_SESSIONS', message: 'x' } },
+  });
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  const [limited, again] = stub.calls('/identity/session');
+  expect(again!.at - limited!.answeredAt!).toBeGreaterThanOrEqual(950);
+});
+
+test('429 TOO_MANY_LONG_POLLS with Retry-After 0 or -1 is retried after the backoff, never at once', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  for (const value of ['0', '-1', '0']) {
+    stub.statusReplies.push({
+      status: 429,
+      headers: { 'retry-after': value },
+      body: { error: { code: 'TOO_MANY_LONG_POLLS', message: 'x' } },
+    });
+  }
+  await page.goto(stub.page({ attrs: 'endpoint="/identity" poll-interval="400" auto-start' }));
+  await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(4);
+  const calls = stub.calls('/identity/status');
+  // Backoff 400·2ⁿ ms ±25% (300 ms at least; 250 leaves room for timer granularity): never at once.
+  for (let i = 1; i < 4; i++) expect(calls[i]!.at - calls[i - 1]!.answeredAt!).toBeGreaterThanOrEqual(250);
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+});
+
+test('pollAfterMs from the kit: reads without wait (no long-poll) and still sees the change', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.pollAfterMs = 100;
+  await page.goto(stub.page({ attrs: 'endpoint="/identity" poll-interval="60000" auto-start' }));
+  await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(2);
+  for (const call of stub.calls('/identity/status')) expect(call.query.has('wait')).toBe(false);
+  stub.setPhase('approved', 'APPROVED');
+  await expect(title(widget)).toHaveText(en.approvedTitle);
+});
+
+test('manual review is its own state: a person checks, the page may be closed', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  stub.setPhase('in_review');
+  await expect(title(widget)).toHaveText(en.reviewTitle);
+  stub.setPhase('in_manual_review', 'IN_MANUAL_REVIEW');
+  await expect(title(widget)).toHaveText(en.manualTitle);
+  await expect(widget.getByText(en.manualText)).toBeVisible();
+  stub.setPhase('approved', 'APPROVED');
+  await expect(title(widget)).toHaveText(en.approvedTitle);
+  expect((await events(page)).map((e) => e.type)).toEqual([
+    'phase-change',
+    'phase-change',
+    'phase-change',
+    'phase-change',
+    'approved',
+  ]);
+});
+
+test('after a rejection: one Try again (a new session) and the product’s own help in the slot', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  await page.goto(
+    stub.page({ attrs: FAST, inner: '<a slot="rejected" href="/elsewhere">Contact support</a>' }),
+  );
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  stub.setPhase('rejected', 'REJECTED');
+  await expect(title(widget)).toHaveText(en.rejectedTitle);
+  await expect(page.getByRole('link', { name: 'Contact support' })).toBeVisible();
+  await expect(widget.getByRole('button')).toHaveCount(1);
+  await widget.getByRole('button', { name: en.retry }).click();
+  await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('P9WN 3HJE');
+  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
+});
+
+test('no send-link form unless the kit allows a channel', async ({ page, stub, widget }) => {
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await expect(widget.getByRole('button', { name: en.send })).toHaveCount(0);
+});
+
+test('send the link by e-mail: a new session for that contact, where it went, a resend cooldown', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.sendLink = ['email'];
+  await page.goto(stub.page({ attrs: FAST }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await expect(widget.getByRole('textbox', { name: en.sms })).toHaveCount(0);
+  await widget.getByRole('textbox', { name: en.email }).fill('ada@example.com');
+  await widget.getByRole('button', { name: en.send }).click();
+  await expect(widget.getByText(en.sentTo.replace('{to}', 'a•••.com'))).toBeVisible();
+  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({
+    restart: true,
+    sendTo: { email: 'ada@example.com' },
+    locale: 'en',
+  });
+  const resend = widget.locator('[part~="send"]');
+  await expect(resend).toHaveText(/^Send again in \d+ s$/);
+  await expect(resend).toHaveAttribute('aria-disabled', 'true');
+  await resend.focus();
+  await page.keyboard.press('Enter');
+  expect(stub.calls('/identity/session')).toHaveLength(2);
+});
+
+test('one polite live region, and the page does not scroll when the view changes', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 300 });
+  await page.goto(stub.page({ attrs: 'endpoint="/identity" poll-interval="50"' }));
+  await widget.getByRole('button', { name: en.start }).press('Enter');
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await expect(widget.locator('[role="status"], [aria-live]')).toHaveCount(1);
+  const scrolled = await page.evaluate(() => scrollY);
+  stub.setPhase('in_review');
+  await expect(title(widget)).toHaveText(en.reviewTitle);
+  expect(await page.evaluate(() => scrollY)).toBe(scrolled);
+});
