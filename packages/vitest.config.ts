@@ -9,7 +9,7 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'demo/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'demo/test/**/*.test.ts', 'examples/test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
