@@ -46,4 +46,5 @@ const server = app.listen(Number(process.env.PORT ?? 3000), () => {
 process.on('SIGTERM', async () => {
   await kit.close(); // answers pending long-polls, closes upstream connections
   server.close();
+  server.closeAllConnections(); // idle keep-alive connections too
 });

@@ -22,13 +22,29 @@ export function run(command, args, { cwd, env } = {}) {
   });
 }
 
-/** Starts a long-running command and resolves once its output matches `ready`. */
+/**
+ * Starts a long-running command in its own process group and resolves once its output matches
+ * `ready`. `stop()` ends the whole group: `npx` runs the program as a grandchild, which a signal to
+ * `npx` alone would leave running (holding our pipes, so this process would never exit).
+ */
 export function start(command, args, { cwd, env, ready, timeoutMs = 15_000 }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: 'pipe' });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: 'pipe',
+      detached: true,
+    });
+    const stopGroup = () => {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    };
     let output = '';
     const timer = setTimeout(() => {
-      child.kill();
+      stopGroup();
       reject(new Error(`${command} ${args.join(' ')} did not start in ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
     const onData = (chunk) => {
@@ -36,7 +52,7 @@ export function start(command, args, { cwd, env, ready, timeoutMs = 15_000 }) {
       const match = output.match(ready);
       if (match) {
         clearTimeout(timer);
-        resolve({ match, stop: () => child.kill('SIGTERM') });
+        resolve({ match, stop: stopGroup });
       }
     };
     child.stdout.on('data', onData);
