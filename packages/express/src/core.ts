@@ -123,6 +123,11 @@ export class KitCore {
     };
   }
 
+  /** A verification just created (decision 1): IN_AUTOMATIC_REVIEW, nothing submitted yet; no read. */
+  createdView(binding: VerificationBinding): StatusResponseBody {
+    return this.describe(binding, { id: binding.identificationId, status: 'IN_AUTOMATIC_REVIEW' });
+  }
+
   /**
    * The verification this request may use, with its status read now (or within `maxAgeMs`).
    * `binding` undefined: none bound, or (anonymous) not proven by the binding secret.

@@ -114,13 +114,7 @@ async function handle(core: KitCore, req: Request, res: Response): Promise<void>
   core.limits.takeCreation(owner.accountId !== undefined ? key : browserOf(req), req.ip);
   const joinable = owner.accountId !== undefined;
   const binding = await core.creations.run(key, joinable, () => create(core, req, res, owner, request));
-  const view = {
-    status: 'IN_AUTOMATIC_REVIEW',
-    phase: PHASE.AWAITING_USER,
-    expiresAt: binding.expiresAt,
-    ...(core.options.longPoll ? {} : { pollAfterMs: core.options.pollIntervalMs }),
-  };
-  const answer = core.sessionResponse(req, binding, view);
+  const answer = core.sessionResponse(req, binding, core.createdView(binding));
   if (request.sendTo !== undefined) answer.sentTo = maskContact(request.sendTo);
   res.status(201).set('Cache-Control', 'no-store').json(answer);
 }
