@@ -1,32 +1,38 @@
+import { ERROR_CODE } from '@verify-kit/protocol';
+
 /**
  * One error class for verify-kit, every error with a stable string `code` to catch by.
  * Messages never carry the API key.
  */
+const {
+  UPSTREAM_UNAUTHORIZED,
+  UPSTREAM_NOT_FOUND,
+  UPSTREAM_BAD_REQUEST,
+  UPSTREAM_TIMEOUT,
+  UPSTREAM_UNAVAILABLE,
+  UPSTREAM_RATE_LIMITED,
+  UPSTREAM_BAD_RESPONSE,
+  INVALID_REQUEST,
+  INVALID_OPTIONS,
+  WEBHOOK_HEADERS_MISSING,
+  WEBHOOK_SIGNATURE_INVALID,
+  WEBHOOK_TIMESTAMP_STALE,
+} = ERROR_CODE;
+
+/** The codes the client itself throws (documented once, in @verify-kit/protocol's ERROR_CODE). */
 export const ERROR_CODES = {
-  /** The service refused the API key (401/403). */
-  UPSTREAM_UNAUTHORIZED: 'UPSTREAM_UNAUTHORIZED',
-  /** The service does not know the session or identification (404/410). */
-  UPSTREAM_NOT_FOUND: 'UPSTREAM_NOT_FOUND',
-  /** The service rejected the request as invalid (400/422). */
-  UPSTREAM_BAD_REQUEST: 'UPSTREAM_BAD_REQUEST',
-  /** The service did not answer in time. */
-  UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
-  /** The service could not be reached, or answered 5xx. */
-  UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
-  /** The service asked us to slow down (429) and retries were used up. */
-  UPSTREAM_RATE_LIMITED: 'UPSTREAM_RATE_LIMITED',
-  /** The service answered something that is not the v1 format. */
-  UPSTREAM_BAD_RESPONSE: 'UPSTREAM_BAD_RESPONSE',
-  /** A request body failed validation before it was sent. */
-  INVALID_REQUEST: 'INVALID_REQUEST',
-  /** Options given to a factory are wrong. */
-  INVALID_OPTIONS: 'INVALID_OPTIONS',
-  /** Webhook headers missing or malformed. */
-  WEBHOOK_HEADERS_MISSING: 'WEBHOOK_HEADERS_MISSING',
-  /** No webhook signature matched. */
-  WEBHOOK_SIGNATURE_INVALID: 'WEBHOOK_SIGNATURE_INVALID',
-  /** The webhook timestamp is outside the tolerance. */
-  WEBHOOK_TIMESTAMP_STALE: 'WEBHOOK_TIMESTAMP_STALE',
+  UPSTREAM_UNAUTHORIZED,
+  UPSTREAM_NOT_FOUND,
+  UPSTREAM_BAD_REQUEST,
+  UPSTREAM_TIMEOUT,
+  UPSTREAM_UNAVAILABLE,
+  UPSTREAM_RATE_LIMITED,
+  UPSTREAM_BAD_RESPONSE,
+  INVALID_REQUEST,
+  INVALID_OPTIONS,
+  WEBHOOK_HEADERS_MISSING,
+  WEBHOOK_SIGNATURE_INVALID,
+  WEBHOOK_TIMESTAMP_STALE,
 } as const;
 
 export type KnownErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

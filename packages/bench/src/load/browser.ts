@@ -1,5 +1,5 @@
+import { CookieJar } from '@verify-kit/testkit';
 import { type Dispatcher, request } from 'undici';
-import { CookieJar } from './cookie-jar.js';
 
 export interface Answer<T = unknown> {
   status: number;
