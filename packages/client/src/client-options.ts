@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import { VerifyKitError } from './errors.js';
+import { parseOptions } from './parse-options.js';
 
 export interface ClientOptions {
   /** The service's base address, e.g. https://idv.example.com (no /api/v1). May carry a path prefix. */
@@ -21,20 +21,6 @@ export interface ClientOptions {
   allowInsecureHttp?: boolean;
   /** Told once of an answer shape the spec does not describe (accepted unless `strict`). */
   logger?: { warn?(message: string, meta?: Record<string, unknown>): void };
-}
-
-export interface ResolvedClientOptions {
-  /** Normalised: no trailing slash. */
-  baseUrl: string;
-  origin: string;
-  apiKey: string;
-  timeoutMs: number;
-  retries: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-  dispatcher: Dispatcher | undefined;
-  strict: boolean;
-  logger: ClientOptions['logger'];
 }
 
 function parseBaseUrl(value: string): URL | undefined {
@@ -97,26 +83,17 @@ const ClientOptionsSchema = z
           'uses http:// to another machine: the API key would travel in clear text (allowInsecureHttp: true to allow it)',
       });
     }
+  })
+  .transform((options) => {
+    // The refinements above ran: the URL parses.
+    const url = parseBaseUrl(options.baseUrl)!;
+    return { ...options, baseUrl: url.origin + url.pathname.replace(/\/+$/, ''), origin: url.origin };
   });
+
+/** The options after validation, with every default filled in; `baseUrl` has no trailing slash. */
+export type ResolvedClientOptions = z.output<typeof ClientOptionsSchema>;
 
 /** Validates once, at creation. Unknown keys are ignored. Throws INVALID_OPTIONS naming the option. */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
-  const parsed = ClientOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const details = parsed.error.issues.map((issue) => ({
-      path: issue.path.map(String).join('.'),
-      message: issue.message,
-    }));
-    const summary = details.map((d) => (d.path === '' ? d.message : `${d.path} ${d.message}`)).join('; ');
-    throw new VerifyKitError('INVALID_OPTIONS', `invalid client options: ${summary}`, { details });
-  }
-  const url = parseBaseUrl(parsed.data.baseUrl)!;
-  const pathPrefix = url.pathname.replace(/\/+$/, '');
-  return {
-    ...parsed.data,
-    baseUrl: url.origin + pathPrefix,
-    origin: url.origin,
-    dispatcher: parsed.data.dispatcher,
-    logger: parsed.data.logger,
-  };
+  return parseOptions(ClientOptionsSchema, options, 'createClient');
 }

@@ -1,9 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { VerifyKitError } from './errors.js';
+import { WebhookSecretSchema, webhookSecretKey } from './webhook-secret.js';
 
 /*
  * Standard Webhooks v1 (https://www.standardwebhooks.com), docs/architecture.md, decision 13, on node:crypto.
- * Secrets follow the `standardwebhooks` library: `whsec_<base64>`, the prefix being optional.
+ * Secrets: WebhookSecretSchema (webhook-secret.ts).
  */
 
 /** Header values as Node gives them. */
@@ -37,7 +38,6 @@ export interface VerifiedWebhook {
 
 const SECRET_PREFIX = 'whsec_';
 const DEFAULT_TOLERANCE_SECONDS = 300;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const UNIX_SECONDS = /^[0-9]{1,15}$/;
 
 /** `whsec_` + base64 of 24 random bytes. */
@@ -108,16 +108,10 @@ function hmacBase64(key: Buffer, id: string, timestamp: string, body: string | U
 }
 
 function decodeSecret(secret: string): Buffer {
-  const encoded =
-    typeof secret === 'string' && secret.startsWith(SECRET_PREFIX)
-      ? secret.slice(SECRET_PREFIX.length)
-      : secret;
-  if (typeof encoded !== 'string' || !BASE64.test(encoded)) {
-    throw new VerifyKitError('INVALID_OPTIONS', 'webhook secret must be whsec_<base64>');
-  }
-  const key = Buffer.from(encoded, 'base64');
-  if (key.length === 0) throw new VerifyKitError('INVALID_OPTIONS', 'webhook secret must not be empty');
-  return key;
+  const key = webhookSecretKey(secret);
+  if (key) return key;
+  const problem = WebhookSecretSchema.safeParse(secret).error?.issues[0]?.message ?? 'is malformed';
+  throw new VerifyKitError('INVALID_OPTIONS', `webhook secret ${problem}`);
 }
 
 function lowerCaseKeys(headers: WebhookHeaders): WebhookHeaders {

@@ -3,7 +3,9 @@ import {
   type ClientOptions,
   type CreateSessionRequest,
   ERROR_CODES,
+  parseOptions,
   VerifyKitError,
+  WebhookSecretSchema,
 } from '@verify-kit/client';
 import type { Request } from 'express';
 import { z } from 'zod';
@@ -110,14 +112,6 @@ export interface VerifyKitOptions {
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 export const fn = <T>(message: string) => z.custom<T>(isFunction, { error: message });
 
-const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
-const webhookSecretSchema = z
-  .string({ error: 'must be a string' })
-  .refine((secret) => WEBHOOK_SECRET.test(secret) && Buffer.from(secret.slice(6), 'base64').length >= 16, {
-    error:
-      'must look like whsec_<base64 of at least 16 bytes> (copy it from the service’s webhook settings, e.g. process.env.IDV_WEBHOOK_SECRET)',
-  });
-
 const int = (unit: '' | 'seconds' | 'milliseconds', min: number, max: number) =>
   z
     .int({ error: `must be an integer${unit ? ` number of ${unit}` : ''}` })
@@ -197,8 +191,8 @@ const OptionsSchema = z
     webhookSecret: z
       .union(
         [
-          webhookSecretSchema,
-          z.array(webhookSecretSchema).min(1, { error: 'must list at least one secret' }),
+          WebhookSecretSchema,
+          z.array(WebhookSecretSchema).min(1, { error: 'must list at least one secret' }),
         ],
         {
           error:
@@ -262,24 +256,8 @@ const OptionsSchema = z
 /** The options after validation, with every default filled in. */
 export type ResolvedOptions = z.output<typeof OptionsSchema>;
 
-const KNOWN_OPTIONS = Object.keys(OptionsSchema.shape ?? {});
-
-/** An INVALID_OPTIONS error naming each wrong option of `factory` and how to fix it. */
-export function invalidOptions(factory: string, error: z.ZodError, known: readonly string[]): VerifyKitError {
-  const details = error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return {
-        option: issue.keys.join(', '),
-        message: `is not an option of ${factory} (known: ${known.join(', ')})`,
-      };
-    }
-    const option = issue.path.map(String).join('.') || '(options)';
-    // Our messages never contain the value given (which could be the API key or a secret).
-    return { option, message: issue.message };
-  });
-  const message = `${factory}: invalid options: ${details.map((d) => `${d.option} ${d.message}`).join('; ')}`;
-  return new VerifyKitError(ERROR_CODES.INVALID_OPTIONS, message, { details });
-}
+/** The one INVALID_OPTIONS error of verify-kit (`details`: `[{ path, message }]`), for the gate's options too. */
+export { invalidOptions } from '@verify-kit/client';
 
 export function resolveOptions(input: unknown): ResolvedOptions {
   if (typeof input !== 'object' || input === null) {
@@ -288,7 +266,5 @@ export function resolveOptions(input: unknown): ResolvedOptions {
       'createVerifyKit: options must be an object: createVerifyKit({ baseUrl, apiKey, workflowId })',
     );
   }
-  const parsed = OptionsSchema.safeParse(input);
-  if (!parsed.success) throw invalidOptions('createVerifyKit', parsed.error, KNOWN_OPTIONS);
-  return parsed.data;
+  return parseOptions(OptionsSchema, input, 'createVerifyKit');
 }

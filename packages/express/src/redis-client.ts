@@ -36,8 +36,11 @@ export interface RedisConnectionOptions {
 /** Every Redis call of the kit gives up after this: a hung Redis costs push latency, not requests. */
 export const REDIS_COMMAND_TIMEOUT_MS = 2000;
 
+/** The Redis factories' INVALID_OPTIONS, with the `details` shape of every other options error. */
 export function invalidOptions(factory: string, problem: string): VerifyKitError {
-  return new VerifyKitError(ERROR_CODES.INVALID_OPTIONS, `${factory}: invalid options: ${problem}`);
+  return new VerifyKitError(ERROR_CODES.INVALID_OPTIONS, `${factory}: invalid options: ${problem}`, {
+    details: [{ path: '', message: problem }],
+  });
 }
 
 function isClient(value: unknown): value is RedisClientLike {

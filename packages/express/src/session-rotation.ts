@@ -17,6 +17,9 @@ function canRotate(session: Partial<KitSession>): boolean {
   return typeof session.regenerate === 'function' && typeof session.save === 'function';
 }
 
+/** The kit's id of this browser for its creation limit (routes/session.ts): moves, but is not the app's. */
+const KIT_CLIENT_KEY = 'verifyKitClient';
+
 /** The session's data without its cookie and the kit's binding, to carry over to a new id. */
 function integratorData(session: KitSession): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
@@ -29,8 +32,8 @@ function integratorData(session: KitSession): Record<string, unknown> {
 /**
  * Moves this one request's session to a new id (session fixation), with `patch` applied: the new
  * cookie goes out on this response only. Whoever holds the old id keeps the integrator's data on it
- * (a tab of the same browser still in flight is not signed out) but never the kit's binding; no
- * other request is ever handed the new id.
+ * (a tab of the same browser still in flight is not signed out) but never the kit's binding; an old
+ * session without integrator data is destroyed. No other request is ever handed the new id.
  */
 export async function moveSession(req: Request, patch: (session: KitSession) => void): Promise<void> {
   const session = sessionOf(req);
@@ -42,7 +45,8 @@ export async function moveSession(req: Request, patch: (session: KitSession) => 
   const kept = integratorData(session);
   const generate = sreq.sessionStore?.generate;
   try {
-    if (typeof generate === 'function') {
+    // With nothing of the integrator's on it, the old session is destroyed rather than left to expire.
+    if (typeof generate === 'function' && Object.keys(kept).some((key) => key !== KIT_CLIENT_KEY)) {
       delete sreq.session.verifyKit;
       await callback((done) => sreq.session.save(done));
       generate.call(sreq.sessionStore, sreq);

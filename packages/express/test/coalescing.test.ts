@@ -1,5 +1,4 @@
 import { generateWebhookSecret } from '@verify-kit/client';
-import { startSandbox } from '@verify-kit/sandbox';
 import {
   Browser,
   capturingLogger,
@@ -19,7 +18,8 @@ import {
   type SessionResponseBody,
   type StatusResponseBody,
 } from '../src/index.js';
-import { startApp } from './support/app.js';
+import { startApp, withFakeUpstreamApp } from './support/app.js';
+import { startWebhookedApp } from './support/fixtures.js';
 import { submitDocument } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_coalesce_0b7d44e1aa';
@@ -129,9 +129,7 @@ describe('single-flight status reads', () => {
 
 describe('single-flight session creation', () => {
   it('tabs of one browser session starting at the same moment: one creates, the others are told to ask again', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY }, async (app, upstream) => {
       const signedIn = app.browser();
       await signedIn.post('/login?user=ada');
       const cookieBefore = signedIn.cookieHeader;
@@ -163,16 +161,11 @@ describe('single-flight session creation', () => {
       expect((await signedIn.get('/identity/status')).status).toBe(404);
       await winner.post('/identity/session', { restart: true });
       expect(upstream.created).toHaveLength(2);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 
   it('tabs of one signed-in account starting at the same moment share one upstream session', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, accountOf: userOf });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY, accountOf: userOf }, async (app, upstream) => {
       const devices = [app.browser(), app.browser(), app.browser()];
       for (const device of devices) await device.post('/login?user=ada');
       const release = holdCreation(upstream);
@@ -186,16 +179,11 @@ describe('single-flight session creation', () => {
       expect(all.map((res) => res.status)).toEqual([201, 201, 201]);
       expect(new Set(all.map((res) => res.json.qrCodeUrl)).size).toBe(1);
       expect(upstream.created).toHaveLength(1);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 
   it('a failed creation fails every waiting tab of the account, and the next attempt starts afresh', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, accountOf: userOf });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY, accountOf: userOf }, async (app, upstream) => {
       const first = app.browser();
       await first.post('/login?user=ada');
       const tabs = Array.from({ length: 3 }, () => new Browser(app.url, first.cookies.clone()));
@@ -209,15 +197,10 @@ describe('single-flight session creation', () => {
       upstream.mode = 'healthy';
       expect((await tabs[0]!.post('/identity/session')).status).toBe(201);
       expect(upstream.created).toHaveLength(1);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
   it('a request still carrying the pre-verification cookie keeps its sign-in, but sees no verification', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY }, async (app) => {
       const tab = app.browser();
       await tab.post('/login?user=ada');
       // A request of the same page that left before POST /session answered (it holds the old cookie).
@@ -227,10 +210,7 @@ describe('single-flight session creation', () => {
       expect((await inFlight.get('/identity/status')).status).toBe(404);
       expect((await tab.get<{ user: string | null }>('/whoami')).json.user).toBe('ada');
       expect((await tab.get('/identity/status')).status).toBe(200);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 });
 
@@ -286,9 +266,7 @@ describe('long-polls', () => {
   });
 
   it('stop reading when the client goes away', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, pollIntervalMs: 50 });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY, pollIntervalMs: 50 }, async (app, upstream) => {
       const browser = app.browser();
       await browser.post('/identity/session');
       const abort = new AbortController();
@@ -303,16 +281,11 @@ describe('long-polls', () => {
       const afterAbort = upstream.reads;
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(upstream.reads).toBe(afterAbort);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 
   it('answer at once with what they know when the kit closes', async () => {
-    const upstream = await startFakeUpstream();
-    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, pollIntervalMs: 60_000 });
-    try {
+    await withFakeUpstreamApp({ apiKey: API_KEY, pollIntervalMs: 60_000 }, async (app, upstream) => {
       const browser = app.browser();
       await browser.post('/identity/session');
       const poll = browser.get<StatusResponseBody>('/identity/status?wait=30&since=awaiting_user');
@@ -324,25 +297,11 @@ describe('long-polls', () => {
       expect((await browser.get<{ error: { code: string } }>('/identity/status')).json.error.code).toBe(
         'KIT_CLOSED',
       );
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 
   it('are woken by the sandbox’s real signed webhooks', async () => {
-    const secret = generateWebhookSecret();
-    const listening = await listen();
-    const sandbox = await startSandbox({
-      apiKey: API_KEY,
-      reviewDelayMs: 0,
-      webhookUrl: `${listening.url}/identity/webhook`,
-      webhookSecret: secret,
-    });
-    const app = await startApp(
-      { baseUrl: sandbox.url, apiKey: API_KEY, webhookSecret: secret, pollIntervalMs: 60_000 },
-      { listening },
-    );
+    const { sandbox, app, close } = await startWebhookedApp(API_KEY);
     try {
       const browser = app.browser();
       const session = await browser.post<{ sessionCode: string }>('/identity/session');
@@ -352,8 +311,7 @@ describe('long-polls', () => {
       const res = await poll;
       expect(res.json.phase).toBe('in_manual_review');
     } finally {
-      await app.close();
-      await sandbox.close();
+      await close();
     }
   });
 });

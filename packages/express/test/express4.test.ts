@@ -1,28 +1,15 @@
-import { generateWebhookSecret } from '@verify-kit/client';
-import { startSandbox } from '@verify-kit/sandbox';
-import { expectKeyNeverLeaked, listen } from '@verify-kit/testkit';
+import { expectKeyNeverLeaked } from '@verify-kit/testkit';
 import express4 from 'express4';
 import { describe, expect, it } from 'vitest';
 import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
-import { startApp } from './support/app.js';
+import { startWebhookedApp } from './support/fixtures.js';
 import { submitDocument } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_express4_77e0c2b9f1';
 
 describe('on an Express 4 app (the oldest peer)', () => {
   it('runs the protocol, the webhook and the gate', async () => {
-    const secret = generateWebhookSecret();
-    const listening = await listen();
-    const sandbox = await startSandbox({
-      apiKey: API_KEY,
-      reviewDelayMs: 0,
-      webhookUrl: `${listening.url}/identity/webhook`,
-      webhookSecret: secret,
-    });
-    const app = await startApp(
-      { baseUrl: sandbox.url, apiKey: API_KEY, webhookSecret: secret, pollIntervalMs: 60_000 },
-      { express: express4, listening },
-    );
+    const { sandbox, app, close } = await startWebhookedApp(API_KEY, { express: express4 });
     try {
       const browser = app.browser();
       const session = await browser.post<SessionResponseBody>('/identity/session');
@@ -52,8 +39,7 @@ describe('on an Express 4 app (the oldest peer)', () => {
       expect(phase).toBe('approved');
       expect((await browser.get('/account')).json).toEqual({ account: 'welcome' });
     } finally {
-      await app.close();
-      await sandbox.close();
+      await close();
     }
     expectKeyNeverLeaked(API_KEY);
   });

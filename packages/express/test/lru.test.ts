@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { BoundedMap } from '../src/lru.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BoundedMap, SWEEP_INTERVAL_MS } from '../src/lru.js';
 
 // Every per-user memory of the kit (status reads, hints, replay ids, rotations, creations) is one of
 // these: a flood of users must not grow the process, and memory must follow the time to live.
@@ -34,4 +34,18 @@ describe('BoundedMap', () => {
     map.set(-1, 'a later session');
     expect(map.size).toBe(1);
   });
+
+  it('releases expired entries when traffic stops: nothing read, nothing set', () => {
+    vi.useFakeTimers();
+    let now = 0;
+    const map = new BoundedMap<number, string>(100_000, 10_000, () => now);
+    for (let i = 0; i < 5_000; i++) map.set(i, 'session data');
+    now += 10_000;
+    vi.advanceTimersByTime(SWEEP_INTERVAL_MS);
+    expect(map.size).toBe(0);
+  });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
 });

@@ -1,42 +1,23 @@
-// Redis as it fails in production: a restart under a waiting long-poll, and a session store that a
-// late long-poll must never write over (connect-redis). Real redis-server, real sandbox.
-import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
-import {
-  capturingLogger,
-  expectKeyNeverLeaked,
-  type RedisServer,
-  startRedisServer,
-  until,
-} from '@verify-kit/testkit';
+import { capturingLogger, startRedisServer, until } from '@verify-kit/testkit';
 import { RedisStore } from 'connect-redis';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createVerifyKit, type SessionResponseBody, type StatusResponseBody } from '../src/index.js';
 import { createRedisStatusBus } from '../src/redis.js';
 import { startApp } from './support/app.js';
+import { useRedisAndSandbox } from './support/fixtures.js';
 import { decide, submitDocument, waitForStatus } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_redis_resilience_51c0';
-let redis: RedisServer;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await redis?.stop();
-  expectKeyNeverLeaked(API_KEY);
-});
+const env = useRedisAndSandbox(API_KEY);
 
 describe('the Redis status bus across a Redis restart', () => {
   it('re-subscribes by itself: a hint published after the restart reaches the other instance; health tells the outage', async () => {
     const logger = capturingLogger();
-    const x = createRedisStatusBus({ url: redis.url, channel: 'restart-test', logger });
-    const y = createRedisStatusBus({ url: redis.url, channel: 'restart-test', logger });
+    const x = createRedisStatusBus({ url: env.redis.url, channel: 'restart-test', logger });
+    const y = createRedisStatusBus({ url: env.redis.url, channel: 'restart-test', logger });
     const kit = createVerifyKit({
-      baseUrl: sandbox.url,
+      baseUrl: env.sandbox.url,
       apiKey: API_KEY,
       workflowId: 'default',
       statusBus: y,
@@ -48,11 +29,11 @@ describe('the Redis status bus across a Redis restart', () => {
       y.subscribe((identificationId) => seen.push(identificationId));
       expect(await kit.health()).toEqual({ ok: true, bus: 'ok', store: 'ok' });
 
-      await redis.stop();
+      await env.redis.stop();
       await until(() => !y.health(), 'the bus noticed the outage');
       expect(await kit.health()).toMatchObject({ ok: false, bus: 'down' });
 
-      redis = await startRedisServer({ port: redis.port });
+      env.redis = await startRedisServer({ port: env.redis.port });
       await until(() => x.health() && y.health(), 'both reconnected');
       // Published until it arrives: the subscription is back without anybody renewing it.
       await until(async () => {
@@ -70,11 +51,11 @@ describe('the Redis status bus across a Redis restart', () => {
 
 describe('GET /status never writes the session (connect-redis)', () => {
   it('a sign-in made while a long-poll waits survives the long-poll’s end, even across the approval', async () => {
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: env.redis.url });
     client.on('error', () => {});
     await client.connect();
     const app = await startApp(
-      { baseUrl: sandbox.url, apiKey: API_KEY },
+      { baseUrl: env.sandbox.url, apiKey: API_KEY },
       { sessionStore: new RedisStore({ client, prefix: 'verify-kit-test:ro:' }) },
     );
     try {
@@ -84,9 +65,13 @@ describe('GET /status never writes the session (connect-redis)', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       // Another tab signs in while the long-poll holds the session it loaded before.
       expect((await person.post('/login?user=ada')).status).toBe(200);
-      const { identificationId } = await submitDocument(sandbox, started.json.sessionCode, 'manual_review');
-      await waitForStatus(sandbox, identificationId, 'IN_MANUAL_REVIEW');
-      await decide(sandbox, identificationId, 'APPROVED');
+      const { identificationId } = await submitDocument(
+        env.sandbox,
+        started.json.sessionCode,
+        'manual_review',
+      );
+      await waitForStatus(env.sandbox, identificationId, 'IN_MANUAL_REVIEW');
+      await decide(env.sandbox, identificationId, 'APPROVED');
       const answered = await poll;
       expect(answered.status).toBe(200);
       expect(answered.headers['set-cookie']).toBeUndefined();

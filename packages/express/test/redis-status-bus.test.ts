@@ -2,20 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import { generateWebhookSecret } from '@verify-kit/client';
-import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
-import {
-  capturingLogger,
-  deliverWebhook,
-  expectKeyNeverLeaked,
-  type RedisServer,
-  startRedisServer,
-  until,
-} from '@verify-kit/testkit';
+import { capturingLogger, deliverWebhook, startRedisServer, until } from '@verify-kit/testkit';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Logger, StatusResponseBody } from '../src/index.js';
 import { createRedisStatusBus } from '../src/redis.js';
 import { startApp } from './support/app.js';
+import { useRedisAndSandbox } from './support/fixtures.js';
 import { decide, submitDocument } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_bus_7a31c0';
@@ -26,26 +19,14 @@ const WAIT_SECONDS = 8;
 
 type RedisClient = ReturnType<typeof createClient>;
 
-let redis: RedisServer;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0 });
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await redis?.stop();
-  expectKeyNeverLeaked(API_KEY);
-});
+const env = useRedisAndSandbox(API_KEY);
 
 describe('the Redis status bus', () => {
   it('delivers to its own listeners once (no echo) and to every other instance; ignores malformed messages', async () => {
     const channel = `test:${randomUUID()}`;
-    const x = createRedisStatusBus({ url: redis.url, channel });
-    const y = createRedisStatusBus({ url: redis.url, channel });
-    const raw: RedisClient = createClient({ url: redis.url });
+    const x = createRedisStatusBus({ url: env.redis.url, channel });
+    const y = createRedisStatusBus({ url: env.redis.url, channel });
+    const raw: RedisClient = createClient({ url: env.redis.url });
     await raw.connect();
     try {
       await Promise.all([x.ready(), y.ready()]);
@@ -92,7 +73,7 @@ describe('the Redis status bus', () => {
   });
 
   it('close() closes the connections it opened, and only those', async () => {
-    const admin: RedisClient = createClient({ url: redis.url });
+    const admin: RedisClient = createClient({ url: env.redis.url });
     await admin.connect();
     const connections = async () =>
       String(await admin.sendCommand(['CLIENT', 'LIST']))
@@ -100,14 +81,14 @@ describe('the Redis status bus', () => {
         .split('\n').length;
     try {
       const baseline = await connections();
-      const owning = createRedisStatusBus({ url: redis.url });
+      const owning = createRedisStatusBus({ url: env.redis.url });
       await owning.ready();
       await until(async () => (await connections()) === baseline + 2, 'publisher and subscriber connected');
       await owning.close();
       await owning.close(); // idempotent
       await until(async () => (await connections()) === baseline, 'both closed');
 
-      const yours: RedisClient = createClient({ url: redis.url });
+      const yours: RedisClient = createClient({ url: env.redis.url });
       await yours.connect();
       const borrowing = createRedisStatusBus({ client: yours });
       await borrowing.ready();
@@ -123,9 +104,9 @@ describe('the Redis status bus', () => {
 
   it('refuses wrong options with a clear message that never repeats a URL (it may hold a password)', () => {
     expect(() => createRedisStatusBus({} as never)).toThrow(/exactly one of client .* and url/);
-    expect(() => createRedisStatusBus({ url: redis.url, client: {} as never })).toThrow(/exactly one/);
+    expect(() => createRedisStatusBus({ url: env.redis.url, client: {} as never })).toThrow(/exactly one/);
     expect(() => createRedisStatusBus({ client: {} as never })).toThrow(/node-redis v6 client/);
-    expect(() => createRedisStatusBus({ url: redis.url, channel: '' })).toThrow(/channel/);
+    expect(() => createRedisStatusBus({ url: env.redis.url, channel: '' })).toThrow(/channel/);
     let message = '';
     try {
       createRedisStatusBus({ url: 'http://admin:hunter2@redis.internal:6379' });
@@ -153,7 +134,7 @@ describe('the Redis status bus', () => {
     };
     const bus = createRedisStatusBus({ url: dead.url, logger });
     const lone = await startApp({
-      baseUrl: sandbox.url,
+      baseUrl: env.sandbox.url,
       apiKey: API_KEY,
       webhookSecret: SECRET,
       statusBus: bus,
@@ -172,7 +153,11 @@ describe('the Redis status bus', () => {
         `/identity/status?wait=${WAIT_SECONDS}&since=awaiting_user`,
       );
       await waiting;
-      const { identificationId } = await submitDocument(sandbox, created.json.sessionCode, 'manual_review');
+      const { identificationId } = await submitDocument(
+        env.sandbox,
+        created.json.sessionCode,
+        'manual_review',
+      );
       const id = `msg_${randomUUID()}`;
       const hook = () =>
         deliverWebhook(lone.browser(), {
@@ -190,7 +175,7 @@ describe('the Redis status bus', () => {
       expect(accepted()).toBe(acceptedBefore);
 
       expect((await person.get('/api/data')).status).toBe(403);
-      await decide(sandbox, identificationId, 'APPROVED');
+      await decide(env.sandbox, identificationId, 'APPROVED');
       expect((await person.get('/api/data')).status).toBe(200);
 
       expect(lines.some((line) => line.startsWith('warn') && line.includes('redis'))).toBe(true);

@@ -21,7 +21,7 @@ import {
 import express from 'express';
 import session from 'express-session';
 import { describe, expect, it } from 'vitest';
-import { createVerifyKit, type StatusResponseBody } from '../src/index.js';
+import { createVerifyKit, type StatusResponseBody, type VerifyKit } from '../src/index.js';
 import { startApp } from './support/app.js';
 import { startVerificationIn, useSandboxApp } from './support/fixtures.js';
 
@@ -38,41 +38,7 @@ describe('Key leakage: the API key reaches a browser, a log line or an error mes
   // run), and security.test.ts "a wrong API key". Here: an upstream that echoes the key everywhere.
   it('an upstream that echoes the key in bodies, headers and errors never gets it past the kit', async () => {
     const key = 'sk_test_echoed_9a8b7c6d5e';
-    let mode: 'ok' | 500 | 400 | 401 | 404 | 429 | 'html' = 'ok';
-    const echo = await listen((req, res) => {
-      const received = String(req.headers['x-api-key']);
-      res.setHeader('x-echo-key', received);
-      const url = req.url ?? '';
-      if (mode === 'html') {
-        res.writeHead(502, { 'content-type': 'text/html' }).end(`<h1>bad gateway for ${received}</h1>`);
-        return;
-      }
-      if (mode !== 'ok') {
-        res
-          .writeHead(mode, { 'content-type': 'application/json', 'retry-after': '0' })
-          .end(JSON.stringify({ error: { code: 'ECHO', message: `key ${received} refused` } }));
-        return;
-      }
-      res.writeHead(url.includes('/verification-sessions') ? 201 : 200, {
-        'content-type': 'application/json',
-      });
-      if (url.endsWith('/verify')) res.end(JSON.stringify({ verified: false, note: received }));
-      else if (url.includes('/identifications/')) {
-        res.end(JSON.stringify({ id: url.split('/').at(-1), status: 'IN_MANUAL_REVIEW', note: received }));
-      } else {
-        res.end(
-          JSON.stringify({
-            id: 'vs-1',
-            identificationId: 'idn-1',
-            sessionCode: 'ABCD2345',
-            deepLink: 'idv://app-url/x/verification-session/vs-1',
-            qrCodeLink: 'http://x/qr',
-            sessionPageLink: 'http://x/page',
-            note: received,
-          }),
-        );
-      }
-    });
+    const echo = await startEchoUpstream();
     const lines: string[] = [];
     const thrown: unknown[] = [];
     const kit = createVerifyKit({
@@ -82,27 +48,7 @@ describe('Key leakage: the API key reaches a browser, a log line or an error mes
       retries: 0,
       logger: capturingLogger(lines),
     });
-    const site = express();
-    site.use(session({ secret: 's', resave: false, saveUninitialized: false }));
-    site.use('/identity', kit.router);
-    site.get('/gated', kit.requireApproved(), (_req, res) => res.json({ passed: true }));
-    site.get('/custom', async (req, res) => {
-      try {
-        res.json(await kit.statusOf(req));
-      } catch (error) {
-        thrown.push(error);
-        res.status(503).json({ failed: true });
-      }
-    });
-    site.get('/verify', async (req, res) => {
-      try {
-        res.json(await kit.verify(req, { type: 'DOCUMENT_COUNTRY', value: 'TUR' }));
-      } catch (error) {
-        thrown.push(error);
-        res.status(502).json({ failed: true });
-      }
-    });
-    const server = await listen(site);
+    const server = await listen(siteCatching(kit, thrown));
     try {
       const browser = new Browser(server.url);
       const seen: string[] = [];
@@ -120,7 +66,7 @@ describe('Key leakage: the API key reaches a browser, a log line or an error mes
       };
       for (const next of ['ok', 500, 400, 401, 404, 429, 'html'] as const) {
         await visit();
-        mode = next;
+        echo.mode = next;
       }
       await visit();
       expect(thrown.length).toBeGreaterThan(5);
@@ -164,8 +110,13 @@ describe('Key leakage: the API key reaches a browser, a log line or an error mes
           .filter((name) => name.endsWith('.ts'))
           .map((name) => path.join(widget, 'src', name))
       : [];
-    const bundle = path.join(widget, 'dist', 'verify-identity.standalone.js');
-    if (existsSync(bundle)) files.push(bundle);
+    // The built module and the locale files it loads on demand.
+    const dist = path.join(widget, 'dist');
+    if (existsSync(dist)) {
+      for (const name of readdirSync(dist)) {
+        if (/^verify-identity\..*\.js$/.test(name)) files.push(path.join(dist, name));
+      }
+    }
     expect(files.length, 'packages/widget/src has no sources to scan').toBeGreaterThan(0);
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
@@ -330,3 +281,70 @@ describe('Fail open: a failing or lying upstream lets an unverified person throu
     }
   });
 });
+
+type EchoMode = 'ok' | 500 | 400 | 401 | 404 | 429 | 'html';
+
+/** An upstream that echoes the API key it receives in every body, header and error it sends. */
+async function startEchoUpstream() {
+  const state = { mode: 'ok' as EchoMode };
+  const server = await listen((req, res) => {
+    const received = String(req.headers['x-api-key']);
+    res.setHeader('x-echo-key', received);
+    const url = req.url ?? '';
+    if (state.mode === 'html') {
+      res.writeHead(502, { 'content-type': 'text/html' }).end(`<h1>bad gateway for ${received}</h1>`);
+      return;
+    }
+    if (state.mode !== 'ok') {
+      res
+        .writeHead(state.mode, { 'content-type': 'application/json', 'retry-after': '0' })
+        .end(JSON.stringify({ error: { code: 'ECHO', message: `key ${received} refused` } }));
+      return;
+    }
+    res.writeHead(url.includes('/verification-sessions') ? 201 : 200, { 'content-type': 'application/json' });
+    if (url.endsWith('/verify')) res.end(JSON.stringify({ verified: false, note: received }));
+    else if (url.includes('/identifications/')) {
+      res.end(JSON.stringify({ id: url.split('/').at(-1), status: 'IN_MANUAL_REVIEW', note: received }));
+    } else {
+      res.end(
+        JSON.stringify({
+          id: 'vs-1',
+          identificationId: 'idn-1',
+          sessionCode: 'ABCD2345',
+          deepLink: 'idv://app-url/x/verification-session/vs-1',
+          qrCodeLink: 'http://x/qr',
+          sessionPageLink: 'http://x/page',
+          note: received,
+        }),
+      );
+    }
+  });
+  return Object.assign(state, { url: server.url, close: () => server.close() });
+}
+
+/** An app with the kit whose own routes catch the kit's errors into `thrown` (as an integrator's would). */
+function siteCatching(kit: VerifyKit, thrown: unknown[]) {
+  const site = express();
+  site.use(session({ secret: 's', resave: false, saveUninitialized: false }));
+  site.use('/identity', kit.router);
+  site.get('/gated', kit.requireApproved(), (_req, res) => res.json({ passed: true }));
+  const catching =
+    (run: (req: express.Request) => Promise<unknown>, status: number): express.RequestHandler =>
+    async (req, res) => {
+      try {
+        res.json(await run(req));
+      } catch (error) {
+        thrown.push(error);
+        res.status(status).json({ failed: true });
+      }
+    };
+  site.get(
+    '/custom',
+    catching((req) => kit.statusOf(req), 503),
+  );
+  site.get(
+    '/verify',
+    catching((req) => kit.verify(req, { type: 'DOCUMENT_COUNTRY', value: 'TUR' }), 502),
+  );
+  return site;
+}

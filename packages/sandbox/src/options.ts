@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { VerifyKitError } from '@verify-kit/client';
+import { parseOptions, WebhookSecretSchema } from '@verify-kit/client';
 import { z } from 'zod';
 
 export interface SandboxOptions {
@@ -58,38 +58,48 @@ export interface Sandbox {
 }
 
 const headerSafe = /^[\x21-\x7e]+$/;
-const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+const randomApiKey = () => `sk_sandbox_${randomBytes(18).toString('base64url')}`;
 
 export const SandboxOptionsSchema = z
   .strictObject({
-    port: z.int().min(0).max(65535).optional(),
-    host: z.string().min(1).max(255).optional(),
+    port: z.int().min(0).max(65535).default(0),
+    host: z.string().min(1).max(255).default('127.0.0.1'),
     apiKey: z
       .string()
       .min(1)
       .max(256)
-      .regex(headerSafe, 'apiKey must be printable ASCII without spaces')
+      .regex(headerSafe, 'must be printable ASCII without spaces')
+      .default(randomApiKey),
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ''))
       .optional(),
-    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
-    workflows: z.array(z.string().min(1).max(128)).min(1).optional(),
-    reviewDelayMs: z.int().min(0).max(3_600_000).optional(),
+    workflows: z
+      .array(z.string().min(1).max(128))
+      .min(1)
+      .default(['default'])
+      .transform((ids): readonly string[] => [...new Set(ids)]),
+    reviewDelayMs: z.int().min(0).max(3_600_000).default(1500),
     appScheme: z
       .string()
-      .regex(/^[a-z][a-z0-9+.-]*$/i, 'appScheme must be a URL scheme such as idv')
+      .regex(/^[a-z][a-z0-9+.-]*$/i, 'must be a URL scheme such as idv')
       .max(64)
-      .optional(),
-    deepLinkStyle: z.enum(['spec', 'sdk'], { error: "deepLinkStyle must be 'spec' or 'sdk'" }).optional(),
+      .default('idv'),
+    deepLinkStyle: z.enum(['spec', 'sdk'], { error: "must be 'spec' or 'sdk'" }).default('spec'),
     webhookUrl: z.url({ protocol: /^https?$/ }).optional(),
-    webhookSecret: z.string().regex(WEBHOOK_SECRET, 'webhookSecret must be whsec_<base64>').optional(),
-    webhookRetryBaseMs: z.int().min(0).max(3_600_000).optional(),
-    webhookMaxAttempts: z.int().min(1).max(20).optional(),
-    webhookTimeoutMs: z.int().min(1).max(600_000).optional(),
+    webhookSecret: WebhookSecretSchema.optional(),
+    webhookRetryBaseMs: z.int().min(0).max(3_600_000).default(500),
+    webhookMaxAttempts: z.int().min(1).max(20).default(6),
+    webhookTimeoutMs: z.int().min(1).max(600_000).default(5000),
     rateLimit: z
       .strictObject({ requests: z.int().min(1), windowMs: z.int().min(1).max(86_400_000) })
       .optional(),
-    retentionMs: z.int().min(0).optional(),
-    maxSessions: z.int().min(1).max(10_000_000).optional(),
-    now: z.custom<() => number>((v) => typeof v === 'function', 'now must be a function').optional(),
+    retentionMs: z
+      .int()
+      .min(0)
+      .default(24 * 60 * 60 * 1000),
+    maxSessions: z.int().min(1).max(10_000_000).default(50_000),
+    now: z.custom<() => number>((v) => typeof v === 'function', 'must be a function').default(() => Date.now),
   })
   .superRefine((o, ctx) => {
     if ((o.webhookUrl === undefined) !== (o.webhookSecret === undefined)) {
@@ -101,58 +111,25 @@ export const SandboxOptionsSchema = z
     }
   });
 
-/** Options with every default applied. */
-export interface ResolvedOptions {
-  port: number;
-  host: string;
-  apiKey: string;
-  baseUrl: string | undefined;
-  workflows: readonly string[];
-  reviewDelayMs: number;
-  appScheme: string;
-  deepLinkStyle: 'spec' | 'sdk';
-  webhook:
-    | { url: string; secret: string; retryBaseMs: number; maxAttempts: number; timeoutMs: number }
-    | undefined;
-  rateLimit: { requests: number; windowMs: number } | undefined;
-  retentionMs: number;
-  maxSessions: number;
-  now: () => number;
-}
-
-export function resolveOptions(input: unknown): ResolvedOptions {
-  const parsed = SandboxOptionsSchema.safeParse(input ?? {});
-  if (!parsed.success) {
-    const details = parsed.error.issues.map((i) => ({
-      path: i.path.map(String).join('.'),
-      message: i.message,
-    }));
-    const text = details.map((d) => `${d.path || 'options'}: ${d.message}`).join('; ');
-    throw new VerifyKitError('INVALID_OPTIONS', `Invalid sandbox options: ${text}`, { details });
-  }
-  const o = parsed.data;
-  return {
-    port: o.port ?? 0,
-    host: o.host ?? '127.0.0.1',
-    apiKey: o.apiKey ?? `sk_sandbox_${randomBytes(18).toString('base64url')}`,
-    baseUrl: o.baseUrl?.replace(/\/+$/, ''),
-    workflows: [...new Set(o.workflows ?? ['default'])],
-    reviewDelayMs: o.reviewDelayMs ?? 1500,
-    appScheme: o.appScheme ?? 'idv',
-    deepLinkStyle: o.deepLinkStyle ?? 'spec',
+const ResolvedOptionsSchema = SandboxOptionsSchema.transform(
+  ({ webhookUrl, webhookSecret, webhookRetryBaseMs, webhookMaxAttempts, webhookTimeoutMs, ...rest }) => ({
+    ...rest,
     webhook:
-      o.webhookUrl && o.webhookSecret
+      webhookUrl !== undefined && webhookSecret !== undefined
         ? {
-            url: o.webhookUrl,
-            secret: o.webhookSecret,
-            retryBaseMs: o.webhookRetryBaseMs ?? 500,
-            maxAttempts: o.webhookMaxAttempts ?? 6,
-            timeoutMs: o.webhookTimeoutMs ?? 5000,
+            url: webhookUrl,
+            secret: webhookSecret,
+            retryBaseMs: webhookRetryBaseMs,
+            maxAttempts: webhookMaxAttempts,
+            timeoutMs: webhookTimeoutMs,
           }
         : undefined,
-    rateLimit: o.rateLimit,
-    retentionMs: o.retentionMs ?? 24 * 60 * 60 * 1000,
-    maxSessions: o.maxSessions ?? 50_000,
-    now: o.now ?? Date.now,
-  };
+  }),
+);
+
+/** Options with every default applied. */
+export type ResolvedOptions = z.output<typeof ResolvedOptionsSchema>;
+
+export function resolveOptions(input: unknown): ResolvedOptions {
+  return parseOptions(ResolvedOptionsSchema, input ?? {}, 'startSandbox');
 }

@@ -1,65 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type ApprovalCriterion,
   CreateSessionRequestSchema,
   DEFAULT_DURATION_MINUTES,
   IDENTIFICATION_STATUS,
   type IdentificationStatus,
   KNOWN_CRITERION_TYPES,
-  type Locale,
   VerifyRequestSchema,
-  type WebhookEventType,
 } from '@verify-kit/client';
-import { z } from 'zod';
 import type { Clock } from './clock.js';
+import { DecisionBodySchema, OtpBodySchema, SetStatusBodySchema } from './control-bodies.js';
 import { deepLinkOf } from './deep-link.js';
-import { DocumentSubmissionSchema, type SubmittedDocument } from './documents.js';
+import { DocumentSubmissionSchema } from './documents.js';
 import { ApiError, invalidRequest, notFound, SANDBOX_ERROR_CODES, sessionExpired } from './errors.js';
-import { maskEmail, maskPhone } from './mask.js';
-import { outboxTexts } from './messages.js';
-import { newOtp, OTP_MAX_TRIES, type OtpState, otpMatches } from './otp.js';
-import { type Channel, Outbox, type OutboxContent, type OutboxMessage } from './outbox.js';
+import { contactOf, Notifier } from './notifier.js';
+import { newOtp, OTP_MAX_TRIES, otpMatches } from './otp.js';
+import type { Outbox, OutboxMessage } from './outbox.js';
 import { reviewDocument } from './review.js';
-import { normalizeSessionCode, randomSessionCode } from './session-code.js';
+import type { ServiceConfig, SessionRecord } from './session-record.js';
+import { SessionStore } from './session-store.js';
 import { verifyValue } from './verify.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 
-/** One verification session and its identification (they are one-to-one). */
-export interface SessionRecord {
-  id: string;
-  identificationId: string;
-  sessionCode: string;
-  workflowId: string;
-  locale: Locale;
-  email: string | undefined;
-  phoneNumber: string | undefined;
-  durationMinutes: number;
-  createdAt: number;
-  expiresAt: number;
-  criteria: ApprovalCriterion[];
-  /** undefined: no OTP step (sendOTP false). */
-  otp: OtpState | undefined;
-  status: IdentificationStatus;
-  /** A document was submitted at least once. */
-  documentSubmitted: boolean;
-  /** The automatic review of the latest document is running. */
-  reviewing: boolean;
-  document: SubmittedDocument | undefined;
-  /** The expiry was noticed (events sent). */
-  expiryNoticed: boolean;
-  deepLink: string;
-  qrCodeLink: string;
-  sessionPageLink: string;
-}
-
-export interface ServiceConfig {
-  workflows: readonly string[];
-  reviewDelayMs: number;
-  appScheme: string;
-  deepLinkStyle: 'spec' | 'sdk';
-  retentionMs: number;
-  maxSessions: number;
-}
+export type { DecisionStatus, OverrideStatus } from './control-bodies.js';
+export type { ServiceConfig, SessionRecord } from './session-record.js';
 
 const FINAL: readonly IdentificationStatus[] = [
   IDENTIFICATION_STATUS.APPROVED,
@@ -67,50 +30,38 @@ const FINAL: readonly IdentificationStatus[] = [
 ];
 const SUPPORTED_CRITERIA: readonly string[] = KNOWN_CRITERION_TYPES;
 
-const OtpBodySchema = z.strictObject({
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, 'code must be the 6 digits that were sent'),
-});
-const DecisionBodySchema = z.strictObject({
-  status: z.enum([
-    IDENTIFICATION_STATUS.APPROVED,
-    IDENTIFICATION_STATUS.REJECTED,
-    IDENTIFICATION_STATUS.RESUBMISSION_REQUIRED,
-  ]),
-});
-const SetStatusBodySchema = z.strictObject({
-  status: z.enum([
-    IDENTIFICATION_STATUS.IN_AUTOMATIC_REVIEW,
-    IDENTIFICATION_STATUS.IN_MANUAL_REVIEW,
-    IDENTIFICATION_STATUS.APPROVED,
-    IDENTIFICATION_STATUS.REJECTED,
-    IDENTIFICATION_STATUS.RESUBMISSION_REQUIRED,
-  ]),
-});
-
 /** The state machine of the sandbox: sessions, identifications, OTPs, reviews, expiry and eviction. */
 export class SandboxService {
-  private readonly sessions = new Map<string, SessionRecord>();
-  private readonly byIdentification = new Map<string, SessionRecord>();
-  private readonly byCode = new Map<string, SessionRecord>();
   private readonly reviewTimers = new Map<string, NodeJS.Timeout>();
-  readonly outbox = new Outbox();
+  private readonly notifier: Notifier;
+  private readonly store: SessionStore;
+  readonly outbox: Outbox;
   private baseUrl = '';
 
   constructor(
     private readonly config: ServiceConfig,
     private readonly clock: Clock,
-    private readonly webhooks: WebhookDispatcher | undefined,
-  ) {}
+    webhooks: WebhookDispatcher | undefined,
+  ) {
+    this.notifier = new Notifier(clock, webhooks);
+    this.outbox = this.notifier.outbox;
+    this.store = new SessionStore(clock, config.retentionMs, {
+      expired: (rec) => {
+        const personStillHadToAct =
+          !rec.reviewing &&
+          (!rec.documentSubmitted || rec.status === IDENTIFICATION_STATUS.RESUBMISSION_REQUIRED);
+        if (personStillHadToAct) this.notifier.emit('verification_session.cancelled', rec);
+      },
+      evicted: (rec) => this.cancelReview(rec),
+    });
+  }
 
   setBaseUrl(baseUrl: string): void {
     this.baseUrl = baseUrl;
   }
 
   get size(): number {
-    return this.sessions.size;
+    return this.store.size;
   }
 
   // ---- /api/v1 -------------------------------------------------------------------------------
@@ -141,11 +92,7 @@ export class SandboxService {
       );
     }
 
-    while (this.sessions.size >= this.config.maxSessions) {
-      const oldest = this.sessions.values().next().value;
-      if (!oldest) break;
-      this.evict(oldest);
-    }
+    this.store.makeRoom(this.config.maxSessions);
 
     const now = this.clock.now();
     const id = randomUUID();
@@ -154,7 +101,7 @@ export class SandboxService {
     const rec: SessionRecord = {
       id,
       identificationId: randomUUID(),
-      sessionCode: this.uniqueCode(),
+      sessionCode: this.store.uniqueCode(),
       workflowId: input.workflowId,
       locale: input.locale,
       email: input.email,
@@ -173,14 +120,12 @@ export class SandboxService {
       qrCodeLink: `${this.baseUrl}/api/v1/verification-sessions/${id}/qr-code`,
       sessionPageLink: `${this.baseUrl}/public/verification-sessions/${id}`,
     };
-    this.sessions.set(rec.id, rec);
-    this.byIdentification.set(rec.identificationId, rec);
-    this.byCode.set(rec.sessionCode, rec);
+    this.store.add(rec);
 
-    this.sendLink(rec);
-    if (rec.otp) this.sendOtp(rec, rec.otp);
-    this.emit('verification_session.created', rec);
-    this.emit('identification.created', rec);
+    this.notifier.sendLink(rec);
+    if (rec.otp) this.notifier.sendOtp(rec, rec.otp);
+    this.notifier.emit('verification_session.created', rec);
+    this.notifier.emit('identification.created', rec);
 
     return {
       id: rec.id,
@@ -213,8 +158,8 @@ export class SandboxService {
 
   /** The session behind the QR image and the public page: 404 unknown, 410 expired. */
   liveSession(sessionId: string): SessionRecord {
-    const rec = this.sessions.get(sessionId);
-    if (!rec || this.observe(rec) === 'evicted') throw notFound('Verification session');
+    const rec = this.store.session(sessionId);
+    if (!rec) throw notFound('Verification session');
     if (rec.expiryNoticed) throw sessionExpired();
     return rec;
   }
@@ -222,15 +167,15 @@ export class SandboxService {
   // ---- the app (simulator) side, keyed by the session id -----------------------------------
 
   sessionByCode(code: string) {
-    const rec = this.byCode.get(normalizeSessionCode(code));
-    if (!rec || this.observe(rec) === 'evicted') throw notFound('Session code');
+    const rec = this.store.code(code);
+    if (!rec) throw notFound('Session code');
     if (rec.expiryNoticed) throw sessionExpired();
     return { id: rec.id, identificationId: rec.identificationId };
   }
 
   appView(sessionId: string) {
     const rec = this.liveSession(sessionId);
-    const contact = this.contactOf(rec);
+    const contact = contactOf(rec);
     const needsOtp = rec.otp !== undefined && !rec.otp.confirmed;
     return {
       id: rec.id,
@@ -296,7 +241,7 @@ export class SandboxService {
       throw new ApiError(409, SANDBOX_ERROR_CODES.OTP_NOT_REQUIRED, 'The code was already confirmed');
     }
     rec.otp = newOtp(this.clock.now());
-    this.sendOtp(rec, rec.otp);
+    this.notifier.sendOtp(rec, rec.otp);
   }
 
   submitDocument(sessionId: string, body: unknown): { status: IdentificationStatus } {
@@ -320,12 +265,12 @@ export class SandboxService {
     rec.documentSubmitted = true;
     rec.reviewing = true;
     rec.status = IDENTIFICATION_STATUS.IN_AUTOMATIC_REVIEW;
-    this.emit('identification.submitted', rec);
-    this.emit('identification.in_automatic_review', rec);
+    this.notifier.emit('identification.submitted', rec);
+    this.notifier.emit('identification.in_automatic_review', rec);
 
     const timer = setTimeout(() => {
       this.reviewTimers.delete(rec.id);
-      if (this.sessions.get(rec.id) !== rec || !rec.reviewing) return;
+      if (!this.store.holds(rec) || !rec.reviewing) return;
       rec.reviewing = false;
       let status: IdentificationStatus;
       try {
@@ -335,7 +280,7 @@ export class SandboxService {
         console.error('[verify-kit sandbox] automatic review failed:', err);
         status = IDENTIFICATION_STATUS.IN_MANUAL_REVIEW;
       }
-      if (scenario === 'processing_error') this.emit('identification.failed', rec);
+      if (scenario === 'processing_error') this.notifier.emit('identification.failed', rec);
       this.setStatus(rec, status);
     }, this.config.reviewDelayMs);
     this.reviewTimers.set(rec.id, timer);
@@ -371,9 +316,7 @@ export class SandboxService {
     const previousStatus = rec.status;
     if (rec.reviewing) {
       rec.reviewing = false;
-      const timer = this.reviewTimers.get(rec.id);
-      if (timer) clearTimeout(timer);
-      this.reviewTimers.delete(rec.id);
+      this.cancelReview(rec);
     }
     this.setStatus(rec, parsed.data.status);
     return { id: rec.identificationId, status: rec.status, previousStatus };
@@ -383,7 +326,7 @@ export class SandboxService {
 
   /** Notices expired sessions and evicts identifications past their retention. */
   sweep(): void {
-    for (const rec of [...this.sessions.values()]) this.observe(rec);
+    this.store.sweep();
   }
 
   close(): void {
@@ -392,45 +335,16 @@ export class SandboxService {
   }
 
   private identification(identificationId: string): SessionRecord {
-    const rec = this.byIdentification.get(identificationId);
-    if (!rec || this.observe(rec) === 'evicted') throw notFound('Identification');
+    const rec = this.store.identification(identificationId);
+    if (!rec) throw notFound('Identification');
     return rec;
   }
 
-  /** Applies the passage of time to one record. */
-  private observe(rec: SessionRecord): 'live' | 'expired' | 'evicted' {
-    const now = this.clock.now();
-    if (now >= rec.expiresAt + this.config.retentionMs) {
-      this.evict(rec);
-      return 'evicted';
-    }
-    if (now < rec.expiresAt) return 'live';
-    if (!rec.expiryNoticed) {
-      rec.expiryNoticed = true;
-      // The code stays mapped (a lookup answers 410) until a new session draws it or eviction.
-      const personStillHadToAct =
-        !rec.reviewing &&
-        (!rec.documentSubmitted || rec.status === IDENTIFICATION_STATUS.RESUBMISSION_REQUIRED);
-      if (personStillHadToAct) this.emit('verification_session.cancelled', rec);
-    }
-    return 'expired';
-  }
-
-  private evict(rec: SessionRecord): void {
-    this.sessions.delete(rec.id);
-    this.byIdentification.delete(rec.identificationId);
-    if (this.byCode.get(rec.sessionCode) === rec) this.byCode.delete(rec.sessionCode);
+  /** A running automatic review stops: its outcome never lands. */
+  private cancelReview(rec: SessionRecord): void {
     const timer = this.reviewTimers.get(rec.id);
     if (timer) clearTimeout(timer);
     this.reviewTimers.delete(rec.id);
-  }
-
-  private uniqueCode(): string {
-    for (;;) {
-      const code = randomSessionCode();
-      const holder = this.byCode.get(code);
-      if (!holder || this.observe(holder) !== 'live') return code;
-    }
   }
 
   private submissionOpen(rec: SessionRecord): boolean {
@@ -442,54 +356,8 @@ export class SandboxService {
 
   private setStatus(rec: SessionRecord, status: IdentificationStatus): void {
     rec.status = status;
-    this.emit(`identification.${status.toLowerCase()}`, rec);
-    if (FINAL.includes(status)) this.emit('verification_session.completed', rec);
-  }
-
-  private contactOf(rec: SessionRecord): { channel: Channel; recipient: string; masked: string } | undefined {
-    if (rec.email !== undefined)
-      return { channel: 'email', recipient: rec.email, masked: maskEmail(rec.email) };
-    if (rec.phoneNumber !== undefined) {
-      return { channel: 'sms', recipient: rec.phoneNumber, masked: maskPhone(rec.phoneNumber) };
-    }
-    return undefined;
-  }
-
-  private sendLink(rec: SessionRecord): void {
-    const texts = outboxTexts[rec.locale];
-    this.send(rec, {
-      kind: 'link',
-      subject: texts.linkSubject,
-      text: texts.link(rec.deepLink, rec.sessionCode, rec.durationMinutes),
-      link: rec.deepLink,
-    });
-  }
-
-  private sendOtp(rec: SessionRecord, otp: OtpState): void {
-    const texts = outboxTexts[rec.locale];
-    this.send(rec, { kind: 'otp', subject: texts.otpSubject, text: texts.otp(otp.code), otp: otp.code });
-  }
-
-  /** Puts a message to the person's contact into the outbox; nothing without a contact detail. */
-  private send(rec: SessionRecord, message: OutboxContent): void {
-    const contact = this.contactOf(rec);
-    if (!contact) return;
-    this.outbox.add({
-      sentAt: new Date(this.clock.now()).toISOString(),
-      channel: contact.channel,
-      recipient: contact.recipient,
-      verificationSessionId: rec.id,
-      identificationId: rec.identificationId,
-      ...message,
-    });
-  }
-
-  private emit(type: WebhookEventType, rec: SessionRecord): void {
-    this.webhooks?.send({
-      type,
-      timestamp: new Date(this.clock.now()).toISOString(),
-      data: { verificationSessionId: rec.id, identificationId: rec.identificationId, status: rec.status },
-    });
+    this.notifier.emit(`identification.${status.toLowerCase()}`, rec);
+    if (FINAL.includes(status)) this.notifier.emit('verification_session.completed', rec);
   }
 }
 

@@ -3,12 +3,23 @@ import { setMaxListeners } from 'node:events';
 import { signWebhook, type WebhookPayload } from '@verify-kit/client';
 import { keepAliveAgent, postOnce } from './http-post.js';
 
+/**
+ * What the dashboard's "Test" button sends: signed like any event, about no identification, so a
+ * receiver must acknowledge it and change nothing (docs/architecture.md, decision 13).
+ */
+export interface TestWebhookPayload {
+  type: 'webhook.test';
+  timestamp: string;
+  data: Record<string, never>;
+}
+
 /** One attempt to deliver one event, as `GET /sandbox/webhooks/deliveries` lists it. */
 export interface DeliveryAttempt {
   webhookId: string;
   eventType: string;
-  verificationSessionId: string;
-  identificationId: string;
+  /** Absent for a test event. */
+  verificationSessionId?: string;
+  identificationId?: string;
   attempt: number;
   url: string;
   /** ISO 8601, wall clock. */
@@ -21,7 +32,7 @@ export interface DeliveryAttempt {
   durationMs: number;
   /** ISO time of the next attempt, or null when this was the last one. */
   nextAttemptAt: string | null;
-  payload: WebhookPayload;
+  payload: WebhookPayload | TestWebhookPayload;
 }
 
 export interface WebhookDispatcherOptions {
@@ -54,7 +65,7 @@ export class WebhookDispatcher {
     setMaxListeners(0, this.abort.signal);
   }
 
-  send(payload: WebhookPayload): string {
+  send(payload: WebhookPayload | TestWebhookPayload): string {
     const webhookId = `msg_${randomUUID()}`;
     const body = JSON.stringify(payload);
     this.attempt(webhookId, payload, body, 1);
@@ -78,7 +89,12 @@ export class WebhookDispatcher {
     this.agent.destroy();
   }
 
-  private attempt(webhookId: string, payload: WebhookPayload, body: string, attempt: number): void {
+  private attempt(
+    webhookId: string,
+    payload: WebhookPayload | TestWebhookPayload,
+    body: string,
+    attempt: number,
+  ): void {
     if (this.abort.signal.aborted) return;
     const run = this.deliver(webhookId, payload, body, attempt).finally(() => this.inFlight.delete(run));
     this.inFlight.add(run);
@@ -86,7 +102,7 @@ export class WebhookDispatcher {
 
   private async deliver(
     webhookId: string,
-    payload: WebhookPayload,
+    payload: WebhookPayload | TestWebhookPayload,
     body: string,
     attempt: number,
   ): Promise<void> {
@@ -123,8 +139,12 @@ export class WebhookDispatcher {
     this.record({
       webhookId,
       eventType: String(payload.type),
-      verificationSessionId: payload.data.verificationSessionId,
-      identificationId: payload.data.identificationId,
+      ...('verificationSessionId' in payload.data
+        ? {
+            verificationSessionId: payload.data.verificationSessionId,
+            identificationId: payload.data.identificationId,
+          }
+        : {}),
       attempt,
       url: this.options.url,
       sentAt: new Date(started).toISOString(),

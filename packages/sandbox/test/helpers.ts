@@ -1,3 +1,4 @@
+import { createSandboxControl, type SandboxControl } from '../src/control.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../src/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field in assertions
@@ -16,6 +17,7 @@ export interface Answer<T = Json> {
 export interface Harness {
   sandbox: Sandbox;
   url: string;
+  control: SandboxControl;
   request<T = Json>(
     method: string,
     path: string,
@@ -83,14 +85,10 @@ export async function harness(options: SandboxOptions = {}): Promise<Harness> {
   const submit: Harness['submit'] = (sessionId, doc = {}) =>
     request('POST', `/sandbox/sessions/${sessionId}/documents`, { json: { ...SEYMA, ...doc }, key: null });
 
+  const control = createSandboxControl(sandbox);
   const confirmOtp: Harness['confirmOtp'] = async (sessionId) => {
-    const messages = await request('GET', `/sandbox/sessions/${sessionId}/messages`, { key: null });
-    const otp = messages.body.messages.filter((m: { kind: string }) => m.kind === 'otp').at(-1)?.otp;
-    const res = await request('POST', `/sandbox/sessions/${sessionId}/otp`, {
-      json: { code: otp },
-      key: null,
-    });
-    if (res.status !== 204) throw new Error(`otp failed: ${res.status} ${res.text}`);
+    const otp = (await control.messages(sessionId)).filter((m) => m.kind === 'otp').at(-1)?.otp;
+    await control.submitOtp(sessionId, otp ?? '');
   };
 
   const read: Harness['read'] = (identificationId) =>
@@ -109,7 +107,7 @@ export async function harness(options: SandboxOptions = {}): Promise<Harness> {
     throw new Error('the review did not finish');
   };
 
-  return { sandbox, url, request, createSession, submit, confirmOtp, read, reviewed };
+  return { sandbox, url, control, request, createSession, submit, confirmOtp, read, reviewed };
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

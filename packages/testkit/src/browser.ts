@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { CookieJar } from './cookie-jar.js';
 
 export interface RecordedResponse {
@@ -28,10 +28,14 @@ export const transcript: RecordedResponse[] = [];
  * given as '' is not sent), a transcript of every response.
  */
 export class Browser {
-  /** `cookies`: a jar shared with another Browser, e.g. the same person through another instance. */
+  /**
+   * `cookies`: a jar shared with another Browser, e.g. the same person through another instance.
+   * `record: false` keeps this browser's responses out of the transcript (load runs of many users).
+   */
   constructor(
     readonly origin: string,
     readonly cookies = new CookieJar(),
+    private readonly options: { dispatcher?: Dispatcher; record?: boolean } = {},
   ) {}
 
   /** The Cookie header this browser sends ('' when it has no cookie). */
@@ -58,11 +62,12 @@ export class Browser {
       headers,
       ...(body === undefined ? {} : { body }),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
     });
     const text = await res.body.text();
     this.cookies.store(res.headers['set-cookie']);
     const recorded: RecordedResponse = { method, path, status: res.statusCode, headers: res.headers, text };
-    transcript.push(recorded);
+    if (this.options.record !== false) transcript.push(recorded);
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);

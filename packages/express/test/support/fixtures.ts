@@ -1,28 +1,52 @@
+import { generateWebhookSecret } from '@verify-kit/client';
 import { type Sandbox, type SandboxOptions, startSandbox } from '@verify-kit/sandbox';
 import {
   type Browser,
   expectKeyNeverLeaked,
   type FakeUpstream,
+  listen,
+  type RedisServer,
   startFakeUpstream,
+  startRedisServer,
 } from '@verify-kit/testkit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { SessionResponseBody } from '../../src/index.js';
-import { type AppOptions, startApp, type TestApp } from './app.js';
+import { type AppOptions, type AppSetup, startApp, type TestApp } from './app.js';
 import { openByCode, submitDocument, waitForStatus } from './sandbox.js';
 
 /**
  * A real sandbox and an app on it for the tests of one file: started before them, closed after,
  * and every response and log line of the run checked for the key. Read `sandbox`/`app` in tests.
  */
-export function useSandboxApp(apiKey: string, app: AppOptions = {}, sandboxOptions: SandboxOptions = {}) {
+export function useSandboxApp(
+  apiKey: string,
+  app: AppOptions = {},
+  sandboxOptions: SandboxOptions = {},
+  setup: AppSetup = {},
+) {
   const context = {} as { sandbox: Sandbox; app: TestApp };
   beforeAll(async () => {
     context.sandbox = await startSandbox({ apiKey, reviewDelayMs: 0, ...sandboxOptions });
-    context.app = await startApp({ baseUrl: context.sandbox.url, apiKey, ...app });
+    context.app = await startApp({ baseUrl: context.sandbox.url, apiKey, ...app }, setup);
   });
   afterAll(async () => {
     await context.app?.close();
     await context.sandbox?.close();
+    expectKeyNeverLeaked(apiKey);
+  });
+  return context;
+}
+
+/** A real redis-server and sandbox for the tests of one file (`redis` may be replaced, e.g. restarted). */
+export function useRedisAndSandbox(apiKey: string) {
+  const context = {} as { redis: RedisServer; sandbox: Sandbox };
+  beforeAll(async () => {
+    context.redis = await startRedisServer();
+    context.sandbox = await startSandbox({ apiKey, reviewDelayMs: 0 });
+  });
+  afterAll(async () => {
+    await context.sandbox?.close();
+    await context.redis?.stop();
     expectKeyNeverLeaked(apiKey);
   });
   return context;
@@ -68,4 +92,28 @@ export async function startVerificationOn(upstream: FakeUpstream, browser: Brows
   const created = [...upstream.statuses.keys()].find((id) => !before.has(id));
   if (created === undefined) throw new Error('no session was created');
   return created;
+}
+
+/**
+ * A sandbox that signs webhooks to an app on it (the app listens before the kit exists, so the
+ * sandbox knows where to send); polling is slow, so only a webhook wakes a long-poll quickly.
+ */
+export async function startWebhookedApp(apiKey: string, setup: AppSetup = {}) {
+  const secret = generateWebhookSecret();
+  const listening = await listen();
+  const sandbox = await startSandbox({
+    apiKey,
+    reviewDelayMs: 0,
+    webhookUrl: `${listening.url}/identity/webhook`,
+    webhookSecret: secret,
+  });
+  const app = await startApp(
+    { baseUrl: sandbox.url, apiKey, webhookSecret: secret, pollIntervalMs: 60_000 },
+    { ...setup, listening },
+  );
+  const close = async () => {
+    await app.close();
+    await sandbox.close();
+  };
+  return { sandbox, app, close };
 }

@@ -2,7 +2,7 @@ import { type RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { TEST_DOCUMENTS } from '../documents.js';
-import { invalidRequest } from '../errors.js';
+import { ApiError, invalidRequest, SANDBOX_ERROR_CODES } from '../errors.js';
 import { RateLimiter } from '../rate-limit.js';
 import type { SandboxService } from '../service.js';
 import type { WebhookDispatcher } from '../webhook-dispatcher.js';
@@ -91,6 +91,17 @@ export function controlRouter({ service, webhooks, clock, advanceClock, requireK
         identificationId: optionalQuery(req.query.identificationId),
       }) ?? [];
     res.json({ configured: webhooks !== undefined, deliveries });
+  });
+  router.post('/webhooks/test', requireKey, (_req, res) => {
+    if (!webhooks) {
+      throw new ApiError(
+        409,
+        SANDBOX_ERROR_CODES.WEBHOOK_NOT_CONFIGURED,
+        'No webhook is configured: start the sandbox with webhookUrl and webhookSecret',
+      );
+    }
+    const timestamp = new Date(clock.now()).toISOString();
+    res.status(202).json({ webhookId: webhooks.send({ type: 'webhook.test', timestamp, data: {} }) });
   });
   router.post('/clock/advance', requireKey, jsonBody, (req, res) => {
     const parsed = AdvanceBodySchema.safeParse(req.body);
