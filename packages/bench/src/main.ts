@@ -1,35 +1,49 @@
-// `pnpm bench`: runs every benchmark against the built packages, prints a table, writes
-// bench-results.json and BENCHMARKS.md at the repository root. BENCH_ONLY=a,b runs some benchmarks
-// and only prints (the files always hold a complete run).
-import { readFile, writeFile } from 'node:fs/promises';
+// `pnpm bench [--only a,b] [--publish]`: runs the benchmarks against the built packages, prints a
+// table, writes packages/bench/results/bench-results.json (gitignored); --publish also updates the
+// committed bench-results.json and BENCHMARKS.md's table.
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
-import type { BenchContext } from './benches/bench.js';
-import { BENCHES } from './registry.js';
-import { buildResults, type FigureKey, type Figures } from './report/figures.js';
-import { textTable } from './report/format.js';
-import type { LoadResults } from './report/load-markdown.js';
-import { renderMarkdown } from './report/markdown.js';
-import { launchChromium } from './support/browser.js';
-import { describeMachine } from './support/machine.js';
-import { round, withTimeout } from './support/stats.js';
+import type { Bench, BenchContext } from './benches/bench.js';
+import { BENCH_NAMES, type BenchName, type FigureKey, keysOf } from './figures.js';
+import { launchChromium } from './harness/chromium.js';
+import { buildResults, type RunRecord, textTable, writeResults } from './results.js';
+import { withTimeout } from './stats.js';
 
-const root = new URL('../../../', import.meta.url);
+/** Loaded when its turn comes, so that one package's broken build nulls only its own figures. */
+const BENCHES: Record<BenchName, { usesBrowser?: boolean; load(): Promise<Bench> }> = {
+  sizes: { load: async () => (await import('./benches/sizes.js')).sizesBench },
+  'click-to-qr': {
+    usesBrowser: true,
+    load: async () => (await import('./benches/click-to-qr.js')).clickToQrBench,
+  },
+  push: { usesBrowser: true, load: async () => (await import('./benches/push.js')).pushBench },
+  gate: { load: async () => (await import('./benches/gate.js')).gateBench },
+  client: { load: async () => (await import('./benches/client.js')).clientBench },
+  create: { load: async () => (await import('./benches/create.js')).createBench },
+};
+
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
-async function main(): Promise<void> {
-  const only = process.env.BENCH_ONLY?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = only?.filter((name) => !BENCHES.some((b) => b.name === name)) ?? [];
-  if (unknown.length > 0) {
-    throw new Error(
-      `BENCH_ONLY: unknown ${unknown.join(', ')} (known: ${BENCHES.map((b) => b.name).join(', ')})`,
-    );
-  }
-  const selected = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
+function selected(only: string | undefined): BenchName[] {
+  if (only === undefined) return [...BENCH_NAMES];
+  const names = only.split(',').map((s) => s.trim());
+  const unknown = names.filter((name) => !(BENCH_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(`--only: unknown ${unknown.join(', ')} (known: ${BENCH_NAMES.join(', ')})`);
+  return names as BenchName[];
+}
 
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, publish: { type: 'boolean' } } });
+  const names = selected(values.only);
+  if (values.publish && values.only) throw new Error('--publish needs a whole run (without --only)');
   let browser: Promise<Browser> | undefined;
+  const closeBrowser = async () => {
+    const open = browser;
+    browser = undefined;
+    if (open) await (await open.catch(() => undefined))?.close();
+  };
   const context: BenchContext = {
     browser: () => {
       browser ??= launchChromium();
@@ -37,65 +51,34 @@ async function main(): Promise<void> {
     },
     log,
   };
-
-  const started = Date.now();
-  const loadAtStart = os.loadavg()[0]!;
-  const figures: Figures = {};
-  const unavailable: Partial<Record<FigureKey, string>> = {};
-  const details: Record<string, unknown> = {};
-  const closeBrowser = async () => {
-    const open = browser;
-    browser = undefined;
-    if (open) await (await open.catch(() => undefined))?.close();
+  const run: RunRecord = {
+    figures: {},
+    unavailable: {},
+    details: {},
+    startedAt: new Date(),
+    loadAtStart: os.loadavg()[0]!,
   };
-  for (const [index, bench] of selected.entries()) {
-    // Chromium stays idle but alive otherwise: close it before the load benchmarks.
-    if (!selected.slice(index).some((b) => b.usesBrowser)) await closeBrowser();
+  for (const [index, name] of names.entries()) {
+    // Chromium stays idle but alive otherwise: closed before the load benchmarks.
+    if (!names.slice(index).some((n) => BENCHES[n].usesBrowser)) await closeBrowser();
     const t0 = Date.now();
-    log(`bench ${bench.name} ...`);
+    log(`bench ${name} ...`);
     try {
-      const run = await bench.load();
-      const outcome = await withTimeout(`bench ${bench.name}`, run.timeoutMs, () => run.run(context));
-      Object.assign(figures, outcome.figures);
-      if (outcome.details !== undefined) details[bench.name] = outcome.details;
-      log(`bench ${bench.name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      const bench = await BENCHES[name].load();
+      const outcome = await withTimeout(`bench ${name}`, bench.timeoutMs, () => bench.run(context));
+      Object.assign(run.figures, outcome.figures);
+      run.details[name] = outcome.details;
+      log(`bench ${name}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-      for (const key of bench.keys) unavailable[key] = `${bench.name}: ${reason}`;
-      log(`bench ${bench.name}: FAILED after ${((Date.now() - t0) / 1000).toFixed(1)} s: ${reason}`);
+      for (const key of keysOf(name) as FigureKey[]) run.unavailable[key] = `${name}: ${reason}`;
+      log(`bench ${name}: FAILED after ${((Date.now() - t0) / 1000).toFixed(1)} s: ${reason}`);
     }
   }
   await closeBrowser();
-
-  const results = buildResults({
-    figures,
-    unavailable,
-    details,
-    machine: describeMachine(),
-    node: process.version,
-    date: new Date(),
-    durationSec: (Date.now() - started) / 1000,
-    loadAverage: { start: round(loadAtStart), end: round(os.loadavg()[0]!) },
-  });
-  log('');
-  log(textTable(results));
-  if (only) {
-    log(`\ndetails: ${JSON.stringify(details, null, 1)}`);
-    log('\nBENCH_ONLY: bench-results.json and BENCHMARKS.md left as they were.');
-    return;
-  }
-  await writeFile(new URL('bench-results.json', root), `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(new URL('BENCHMARKS.md', root), renderMarkdown(results, await lastLoadResults()));
-  log('\nwrote bench-results.json and BENCHMARKS.md');
-}
-
-/** What `pnpm load` wrote last, for the load section of BENCHMARKS.md; undefined before its first run. */
-async function lastLoadResults(): Promise<LoadResults | undefined> {
-  try {
-    return JSON.parse(await readFile(new URL('load-results.json', new URL('../', import.meta.url)), 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const results = buildResults(run);
+  log(`\n${textTable(results)}\n`);
+  log(`wrote ${writeResults(results, values.publish === true).join(', ')}`);
 }
 
 main().then(

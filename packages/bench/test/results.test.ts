@@ -1,96 +1,76 @@
 import { describe, expect, it } from 'vitest';
-import { BENCHES } from '../src/registry.js';
-import { buildResults, FIGURE_KEYS, type Figures, GOALS } from '../src/report/figures.js';
-import { textTable } from '../src/report/format.js';
-import { HOW_TO_READ, renderMarkdown } from '../src/report/markdown.js';
+import { BENCH_NAMES, FIGURE_KEYS, formatFigure, judge, keysOf } from '../src/figures.js';
+import { buildResults, withFigures } from '../src/results.js';
 
-const machine = { cpuModel: 'Test CPU', cores: 2, memoryGB: 4, platform: 'Linux 6', arch: 'x64' };
-
-function results(figures: Figures, unavailable = {}) {
-  return buildResults({
+const run = (figures = {}, unavailable = {}) =>
+  buildResults({
     figures,
     unavailable,
     details: {},
-    machine,
-    node: 'v20.19.0',
-    date: new Date('2026-01-02T03:04:05Z'),
-    durationSec: 120,
-    loadAverage: { start: 1, end: 2 },
+    startedAt: new Date('2026-01-02T03:04:05Z'),
+    loadAtStart: 1,
   });
-}
 
 describe('bench results', () => {
-  it('has every figure of issue 6 as a key, null with a reason when not measured', () => {
-    const out = results(
-      { 'widget.standalone.gzipBytes': 9000, 'ui.clickToQrMs': { median: 80, p95: 120, runs: 20 } },
+  it('has every figure as a key: null with the reason when not measured', () => {
+    const out = run(
+      { 'widget.standalone.gzipBytes': 9000 },
       { 'push.decisionToUiMs': 'push: Chromium not found' },
     );
-    expect(Object.keys(out.figures)).toEqual([...FIGURE_KEYS]);
+    expect(Object.keys(out.figures)).toEqual(FIGURE_KEYS);
     expect(out.figures['widget.standalone.gzipBytes']).toBe(9000);
     expect(out.figures['push.decisionToUiMs']).toBeNull();
     expect(out.unavailable['push.decisionToUiMs']).toBe('push: Chromium not found');
     expect(out.unavailable['lit.gzipBytes']).toBe('not measured');
-    expect(out.unavailable['widget.standalone.gzipBytes']).toBeUndefined();
-    expect(out).toMatchObject({ node: 'v20.19.0', date: '2026-01-02T03:04:05.000Z', machine });
     expect(JSON.parse(JSON.stringify(out))).toEqual(out);
   });
 
-  it('judges each goal: met, missed by how much, or not measured', () => {
-    const out = results({
+  it('every benchmark measures at least one declared figure', () => {
+    for (const name of BENCH_NAMES) expect(keysOf(name).length, name).toBeGreaterThan(0);
+  });
+
+  it('judges each goal on the field it names: met, missed, or not measured', () => {
+    const verdicts = judge({
       'widget.standalone.gzipBytes': 11_264,
-      'gate.throughputRatio.reread': 0.6,
-      'gate.throughputRatio.cached': 0.45,
-      'push.decisionToUiMs': {
-        webhooks: { median: 40, p95: 90, runs: 20 },
-        polling: { median: 900, p95: 1900, runs: 20 },
-      },
+      'push.decisionToUiMs': { webhooks: { median: 12 }, polling: { median: 900 } },
+      'gate.throughputRatio.distinctVsLimit': 0.9,
+      'ui.clickToQrMs': { median: Number.NaN },
     });
-    const goal = (key: string) => out.goals.find((g) => g.key === key)!;
-    expect(out.goals.map((g) => g.key)).toEqual(GOALS.map((g) => g.key));
-    expect(goal('widget.standalone.gzipBytes')).toMatchObject({
+    const of = (key: string) => verdicts.find((v) => v.key === key);
+    expect(of('widget.standalone.gzipBytes')).toMatchObject({
       met: false,
-      missedBy: { amount: 1024, percent: 10 },
+      actual: 11_264,
+      goal: 'value <= 10240 B',
     });
-    expect(goal('gate.throughputRatio.reread')).toMatchObject({ met: true, actual: 0.6 });
-    expect(goal('gate.throughputRatio.cached')).toMatchObject({
-      met: false,
-      missedBy: { amount: 0.45, percent: 50 },
+    expect(of('push.decisionToUiMs')).toMatchObject({
+      met: true,
+      actual: 12,
+      goal: 'webhooks.median <= 300 ms',
     });
-    expect(goal('push.decisionToUiMs')).toMatchObject({ met: true, actual: 40 });
-    expect(goal('client.throughputRatioVsUndici')).toMatchObject({ met: null, actual: null });
+    expect(of('gate.throughputRatio.distinctVsLimit')).toMatchObject({ met: true, goal: 'value >= 0.9' });
+    expect(of('ui.clickToQrMs')).toMatchObject({ met: null, actual: null });
+    expect(of('client.throughputRatioVsUndici')).toMatchObject({ met: null });
+    expect(of('lit.gzipBytes')).toBeUndefined();
   });
 
-  it('renders every figure, each goal verdict and how to read them in BENCHMARKS.md and the table', () => {
-    const out = results({ 'gate.throughputRatio.cached': 0.45 });
-    const markdown = renderMarkdown(out);
-    const table = textTable(out);
-    for (const key of FIGURE_KEYS) {
-      expect(markdown).toContain(`\`${key}\``);
-      expect(table).toContain(key);
-      expect(HOW_TO_READ[key].length).toBeGreaterThan(20);
-    }
-    expect(markdown).toContain('`gate.throughputRatio.cached` missed ratio >= 0.9 by 0.45 (50%)');
-    expect(markdown).toContain('pnpm bench');
+  it('formats figures with their units', () => {
+    expect(formatFigure('widget.standalone.gzipBytes', 11_054)).toBe('11054 B');
+    expect(formatFigure('gate.throughputRatio.distinctVsLimit', 0.89)).toBe('0.89×');
+    expect(formatFigure('ui.clickToQrMs', { count: 25, median: 38.8 })).toBe('count 25, median 38.8 ms');
+    expect(formatFigure('push.decisionToUiMs', { webhooks: { median: 11 } })).toBe('webhooks: median 11 ms');
   });
 
-  it('assigns every figure to exactly one benchmark', () => {
-    const keys = BENCHES.flatMap((bench) => bench.keys);
-    expect([...keys].sort()).toEqual([...FIGURE_KEYS].sort());
-  });
-});
-
-describe('the load section of BENCHMARKS.md', () => {
-  it('reports errors, false grants, steps and memory of each `pnpm load` mode, and nothing before a run', async () => {
-    const { renderLoadSection } = await import('../src/report/load-markdown.js');
-    const { readFile } = await import('node:fs/promises');
-    const load = JSON.parse(await readFile(new URL('../load-results.json', import.meta.url), 'utf8'));
-    const section = renderLoadSection(load).join('\n');
-    expect(section).toContain('## Load, soak and faults');
-    for (const heading of ['### Load', '### Soak', '### Faults']) expect(section).toContain(heading);
-    expect(section).toMatch(/\*\*0 errors, 0 false grants\*\*/);
-    expect(section).toMatch(/\*\*0 false grants of \d+ gated requests\*\*/);
-    expect(section).toContain('| gate |');
-    expect(renderLoadSection(undefined)).toEqual([]);
-    expect(renderMarkdown(results({}), load)).toContain('## Load, soak and faults');
+  it('replaces only the table between the markers of BENCHMARKS.md', () => {
+    const prose =
+      '# Benchmarks\n\nHand-written.\n\n<!-- figures:start (written by `pnpm bench --publish`) -->\nold\n<!-- figures:end -->\n\nMore prose.\n';
+    const out = withFigures(prose, run({ 'sandbox.createPerSec': 3373 }));
+    expect(out.startsWith('# Benchmarks\n\nHand-written.\n')).toBe(true);
+    expect(out.endsWith('<!-- figures:end -->\n\nMore prose.\n')).toBe(true);
+    expect(out).not.toContain('\nold\n');
+    expect(out).toContain('| `sandbox.createPerSec` | 3373 /s |  |');
+    expect(out).toContain(
+      '| `widget.standalone.gzipBytes` | not measured (not measured) | value <= 10240 B: not measured |',
+    );
+    expect(() => withFigures('# no markers', run())).toThrow(/markers/);
   });
 });

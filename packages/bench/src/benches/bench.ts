@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import type { Figures } from '../report/figures.js';
+import type { Figures } from '../figures.js';
 
 export interface BenchContext {
   /** The shared Chromium, launched on first use. */
@@ -12,7 +12,7 @@ export interface BenchOutcome {
   details?: unknown;
 }
 
-/** One benchmark's work; its name and figure keys are in registry.ts. */
+/** One benchmark's work; the figures it measures are declared in figures.ts. */
 export interface Bench {
   timeoutMs: number;
   run(context: BenchContext): Promise<BenchOutcome>;

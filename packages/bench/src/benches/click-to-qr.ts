@@ -1,6 +1,6 @@
-import { startStack } from '../servers/stack.js';
-import { newContext } from '../support/browser.js';
-import { distribution } from '../support/stats.js';
+import { newContext } from '../harness/chromium.js';
+import { startStack } from '../harness/stack.js';
+import { summarize } from '../stats.js';
 import type { Bench } from './bench.js';
 
 const WARMUP = 3;
@@ -82,12 +82,12 @@ export const clickToQrBench: Bench = {
       const decoded = timings.map((t) => t.decodedMs);
       const nextFrame = timings.map((t) => t.nextFrameMs);
       return {
-        figures: { 'ui.clickToQrMs': { ...distribution(decoded) } },
+        figures: { 'ui.clickToQrMs': { ...summarize(decoded) } },
         details: {
           measuredTo: 'img.decode() resolved, complete and naturalWidth > 0 (performance.now() in the page)',
-          toNextFrameMs: distribution(nextFrame),
-          sessionResponseEndMs: distribution(timings.map((t) => t.sessionMs)),
-          qrResponseEndMs: distribution(timings.map((t) => t.qrMs)),
+          toNextFrameMs: summarize(nextFrame),
+          sessionResponseEndMs: summarize(timings.map((t) => t.sessionMs)),
+          qrResponseEndMs: summarize(timings.map((t) => t.qrMs)),
           warmupRuns: WARMUP,
           samplesMs: decoded.map((v) => Math.round(v * 10) / 10),
         },

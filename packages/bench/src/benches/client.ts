@@ -1,8 +1,8 @@
 import { createClient } from '@verify-kit/client';
-import { request } from 'undici';
-import { startChild } from '../servers/rpc.js';
-import type { SandboxCommands } from '../servers/sandbox-process.js';
-import { median, round } from '../support/stats.js';
+import { Agent, request } from 'undici';
+import { startChild } from '../harness/child.js';
+import type { SandboxCommands } from '../harness/sandbox-process.js';
+import { median, round } from '../stats.js';
 import type { Bench } from './bench.js';
 
 const CONCURRENCY = 16;
@@ -25,14 +25,18 @@ async function callsPerSec(call: () => Promise<unknown>, ms: number): Promise<nu
   return done / ((performance.now() - started) / 1000);
 }
 
-/** client.getIdentification against a bare undici.request of the same URL, alternating, same run. */
+/**
+ * client.getIdentification against a bare undici.request of the same URL: one shared Agent (the same
+ * connections for both), rounds alternating which goes first, the median and spread of the ratios.
+ */
 export const clientBench: Bench = {
   timeoutMs: 60_000,
   async run() {
-    const sandbox = startChild<SandboxCommands>(new URL('../servers/sandbox-process.ts', import.meta.url));
+    const sandbox = startChild<SandboxCommands>(new URL('../harness/sandbox-process.ts', import.meta.url));
+    const dispatcher = new Agent({ connections: CONCURRENCY });
     try {
       const { url, apiKey } = await sandbox.call('start', { reviewDelayMs: 0 });
-      const client = createClient({ baseUrl: url, apiKey });
+      const client = createClient({ baseUrl: url, apiKey, dispatcher });
       try {
         const { identificationId } = await client.createSession({
           workflowId: 'default',
@@ -41,7 +45,7 @@ export const clientBench: Bench = {
         });
         const target = `${url}/api/v1/identifications/${identificationId}`;
         const bare = async () => {
-          const answer = await request(target, { headers: { 'x-api-key': apiKey } });
+          const answer = await request(target, { dispatcher, headers: { 'x-api-key': apiKey } });
           if (answer.statusCode !== 200) throw new Error(`undici.request: ${answer.statusCode}`);
           return answer.body.json();
         };
@@ -64,6 +68,7 @@ export const clientBench: Bench = {
             concurrency: CONCURRENCY,
             roundMs: ROUND_MS,
             ratio: 'median over rounds of (client calls/s / undici calls/s) of the same round',
+            spread: { min: round(Math.min(...ratios)), max: round(Math.max(...ratios)) },
             perRoundRatios: ratios.map((r) => round(r)),
             callsPerSec: { undici: undiciRounds, client: clientRounds },
           },
@@ -72,7 +77,7 @@ export const clientBench: Bench = {
         await client.close();
       }
     } finally {
-      await sandbox.call('close').catch(() => undefined);
+      await dispatcher.close();
       await sandbox.stop();
     }
   },

@@ -1,6 +1,10 @@
-import { startStack } from '../servers/stack.js';
-import { compareThroughput, type LoadSettings, throughputRatio } from '../support/load.js';
-import { round } from '../support/stats.js';
+import { startStack } from '../harness/stack.js';
+import {
+  compareThroughput,
+  type LoadSettings,
+  perRoundRatios,
+  throughputRatio,
+} from '../harness/throughput.js';
 import type { Bench } from './bench.js';
 
 const LOAD: LoadSettings = { connections: 10, durationSec: 1, rounds: 8, warmupSec: 1 };
@@ -46,7 +50,7 @@ export const createBench: Bench = {
         details: {
           load: LOAD,
           ratio: 'median over rounds of (kit req/s / direct req/s) of the same round',
-          perRoundRatios: kit.perRound.map((rps, i) => round(rps / direct.perRound[i]!)),
+          perRoundRatios: perRoundRatios(kit, direct),
           requestsPerSec: results,
         },
       };

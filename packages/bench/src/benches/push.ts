@@ -1,8 +1,8 @@
+import { createSandboxControl } from '@verify-kit/sandbox/control';
 import type { Page } from 'playwright-core';
-import { type Stack, startStack } from '../servers/stack.js';
-import { newContext } from '../support/browser.js';
-import { decide, sessionByCode, submitDocument, waitForUpstreamStatus } from '../support/flow.js';
-import { type Distribution, distribution, sleep } from '../support/stats.js';
+import { newContext } from '../harness/chromium.js';
+import { type Stack, startStack } from '../harness/stack.js';
+import { type Summary, sleep, summarize } from '../stats.js';
 import type { Bench, BenchContext } from './bench.js';
 
 const RUNS = 20;
@@ -69,19 +69,19 @@ async function oneRun(page: Page, phases: PhaseLog, stack: Stack, webhooks: bool
   await page.locator('verify-identity [part~="start"]').click();
   const { sessionCode } = (await (await created).json()) as { sessionCode: string };
   await phases.seen('awaiting_user');
-  const { id, identificationId } = await sessionByCode(stack.sandboxUrl, sessionCode);
-  await submitDocument(stack.sandboxUrl, id, 'manual_review');
-  await waitForUpstreamStatus(stack.sandboxUrl, stack.apiKey, identificationId, 'IN_MANUAL_REVIEW');
+  const sandbox = createSandboxControl({ url: stack.sandboxUrl, apiKey: stack.apiKey });
+  const { identificationId } = await sandbox.submitByCode(sessionCode, 'manual_review');
+  await sandbox.waitForStatus(identificationId, 'IN_MANUAL_REVIEW');
   if (webhooks) {
     // The in_manual_review webhook has reached the widget; its next long-poll is parked.
-    await phases.seen('in_review');
+    await phases.seen('in_manual_review');
     await sleep(50);
   } else {
     // The widget's long-poll is parked; the decision lands uniformly somewhere in the kit's poll cycle.
     await sleep(Math.random() * POLL_INTERVAL_MS);
   }
   const decidedAt = Date.now();
-  await decide(stack.sandboxUrl, stack.apiKey, identificationId, 'APPROVED');
+  await sandbox.decide(identificationId, 'APPROVED');
   const approved = await phases.seen('approved', 10_000 + POLL_INTERVAL_MS);
   return approved.at - decidedAt;
 }
@@ -89,8 +89,8 @@ async function oneRun(page: Page, phases: PhaseLog, stack: Stack, webhooks: bool
 async function measure(
   context: BenchContext,
   webhooks: boolean,
-): Promise<{ stats: Distribution; samples: number[] }> {
-  const stack = await startStack({ reviewDelayMs: 0, webhooks, pollIntervalMs: POLL_INTERVAL_MS });
+): Promise<{ stats: Summary; samples: number[] }> {
+  const stack = await startStack({ webhooks, app: { pollIntervalMs: POLL_INTERVAL_MS } });
   const browserContext = await newContext(await context.browser());
   try {
     const page = await browserContext.newPage();
@@ -104,7 +104,7 @@ async function measure(
       if (process.env.BENCH_VERBOSE)
         context.log(`    run ${i}: ${samples.at(-1)} ms (took ${Date.now() - t0} ms)`);
     }
-    return { stats: distribution(samples), samples };
+    return { stats: summarize(samples), samples };
   } finally {
     await browserContext.close();
     await stack.stop();

@@ -7,12 +7,9 @@ export const USAGE = `pnpm load [flags]   (bounded: stops by itself; everything 
   --review-delay-ms MS  the sandbox's automatic review time              default 500
   --soak-seconds S      run waves for S seconds, then expire everything
                         and show memory returning toward its baseline    default 0 (one run)
-  --faults              put the fault-injecting proxy between kit and sandbox
-                        and count false grants (users follow a scenario mix)
   --no-webhooks         no signed webhooks from the sandbox to the kit (long-polls re-read)
   --max-seconds S       hard limit of the whole run                      default 900
-  --seed N              seed of the fault proxy's choices                default 1
-  --out FILE            where the figures go (JSON, merged by mode)      default packages/bench/load-results.json
+  --publish             also write the committed packages/bench/load-results.json
 `;
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -22,17 +19,15 @@ export const LoadArgsSchema = z.strictObject({
   concurrency: int(1, 5_000).default(50),
   reviewDelayMs: int(0, 60_000).default(500),
   soakSeconds: int(0, 3_600).default(0),
-  faults: z.boolean().default(false),
   webhooks: z.boolean().default(true),
   maxSeconds: int(10, 7_200).default(900),
-  seed: int(0, 2 ** 31).default(1),
-  out: z.string().min(1).optional(),
+  publish: z.boolean().default(false),
   help: z.boolean().default(false),
 });
 export type LoadArgs = z.infer<typeof LoadArgsSchema>;
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-const BOOLEAN_FLAGS = new Set(['faults', 'help', 'webhooks']);
+const BOOLEAN_FLAGS = new Set(['help', 'publish', 'webhooks']);
 
 /** `--name value`, `--name=value`, `--flag`, `--no-flag`; zod checks names and values. */
 export function parseArgs(argv: readonly string[]): LoadArgs {

@@ -1,11 +1,10 @@
 /*
  * pnpm load: N simulated users through the kit into the sandbox, all on 127.0.0.1, bounded in
- * count and time. Prints a table and merges its figures into packages/bench/load-results.json.
+ * count and time. Prints a table and merges its figures into packages/bench/results/load-results.json
+ * (gitignored); --publish also into the committed packages/bench/load-results.json.
  */
-import { fileURLToPath } from 'node:url';
 import { type LoadArgs, parseArgs, USAGE } from './args.js';
 import { writeResults } from './report.js';
-import { runFaults } from './run-faults.js';
 import { runLoad } from './run-load.js';
 
 let args: LoadArgs;
@@ -30,11 +29,10 @@ const hardStop = setTimeout(
   (args.maxSeconds + 30) * 1000,
 );
 
-const out = args.out ?? fileURLToPath(new URL('../../load-results.json', import.meta.url));
 try {
-  const result = args.faults ? await runFaults(args, deadline) : await runLoad(args, deadline);
-  writeResults(out, result.mode, result.figures);
-  console.log(`\nfigures written to ${out} (key "${result.mode}")`);
+  const result = await runLoad(args, deadline);
+  const written = writeResults(result.mode, result.figures, args.publish);
+  console.log(`\nfigures written to ${written.join(', ')} (key "${result.mode}")`);
   clearTimeout(hardStop);
   process.exitCode = result.ok ? 0 : 1;
 } catch (error) {

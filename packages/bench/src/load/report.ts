@@ -1,28 +1,20 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-
-/** Left-aligned first column, right-aligned others. */
-export function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const cells = [header, ...rows].map((row) => row.map(String));
-  const widths = header.map((_, i) => Math.max(...cells.map((row) => row[i]?.length ?? 0)));
-  const line = (row: string[]) =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join(
-    '\n',
-  );
-}
-
-/** Merges this run's figures under `mode` into the JSON file (the other modes' figures stay). */
-export function writeResults(file: string, mode: string, figures: unknown): void {
-  let all: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    try {
-      all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    } catch {
-      all = {};
-    }
+/**
+ * Merges this run's figures under `mode` ('load' or 'soak') into the gitignored
+ * packages/bench/results/load-results.json; with `publish`, into the committed
+ * packages/bench/load-results.json too (the other mode's figures stay). Returns the files written.
+ */
+export function writeResults(mode: string, figures: unknown, publish: boolean): string[] {
+  const own = new URL('../../results/', import.meta.url);
+  mkdirSync(own, { recursive: true });
+  const files = [new URL('load-results.json', own)];
+  if (publish) files.push(new URL('../../load-results.json', import.meta.url));
+  for (const file of files) {
+    const all = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+    all[mode] = figures;
+    writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
   }
-  all[mode] = figures;
-  writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+  return files.map((file) => fileURLToPath(file));
 }

@@ -1,19 +1,15 @@
 import type { SessionResponseBody, StatusResponseBody } from '@verify-kit/express/protocol';
-import type { Dispatcher } from 'undici';
-import { type Answer, SimulatedBrowser } from './browser.js';
-import type { GrantJudge } from './grant-judge.js';
-import { GATED_PATH } from './kit-app.js';
-import type { SandboxDirect } from './sandbox-direct.js';
+import type { SandboxControl } from '@verify-kit/sandbox/control';
+import type { Browser, BrowserResponse } from '@verify-kit/testkit';
 
 /** The steps of one user, in order; `decision` is the wait from submission to `approved`. */
 export const STEPS = ['session', 'status', 'lookup', 'submit', 'decision', 'gate', 'total'] as const;
 export type Step = (typeof STEPS)[number];
 
 export interface FlowContext {
-  kitUrl: string;
-  kitDispatcher: Dispatcher;
-  sandbox: SandboxDirect;
-  judge: GrantJudge;
+  /** This person's browser on the kit's app. */
+  browser: Browser;
+  sandbox: SandboxControl;
   /** `wait` of each long-poll, seconds. */
   waitSeconds: number;
   /** Epoch ms after which a user gives up (the run is bounded in time). */
@@ -27,16 +23,18 @@ export interface UserResult {
   /** `step: what went wrong`, when not ok. */
   error?: string;
   longPolls: number;
+  /** The gate let this person through while the sandbox had not approved them. */
+  falseGrant: boolean;
 }
 
 class StepError extends Error {}
 
-function describe(answer: Answer): string {
+function describe(answer: BrowserResponse): string {
   const code = (answer.json as { error?: { code?: unknown } } | undefined)?.error?.code;
   return `HTTP ${answer.status}${typeof code === 'string' ? ` ${code}` : ''}`;
 }
 
-function expectStatus(step: Step, answer: Answer, status: number): void {
+function expectStatus(step: Step, answer: BrowserResponse, status: number): void {
   if (answer.status !== status) throw new StepError(`${step}: expected ${status}, got ${describe(answer)}`);
 }
 
@@ -45,7 +43,8 @@ function expectStatus(step: Step, answer: Answer, status: number): void {
  * "phone" submit a document to the sandbox, long-polls the kit until approved, opens the gated page.
  */
 export async function runUser(ctx: FlowContext): Promise<UserResult> {
-  const browser = new SimulatedBrowser(ctx.kitUrl, ctx.kitDispatcher);
+  const { browser } = ctx;
+  let falseGrant = false;
   const timings: Partial<Record<Step, number>> = {};
   let longPolls = 0;
   let step: Step = 'session';
@@ -73,51 +72,45 @@ export async function runUser(ctx: FlowContext): Promise<UserResult> {
       }
       return answer.json;
     });
-    const ids = await timed('lookup', async () => {
-      const answer = await ctx.sandbox.byCode(created.sessionCode);
-      if (answer.status !== 200 || answer.json === undefined) {
-        throw new StepError(`lookup: by-code answered ${answer.status}`);
-      }
-      return answer.json;
-    });
-    await timed('submit', async () => {
-      const answer = await ctx.sandbox.submit(ids.id, 'approve');
-      if (answer.status !== 202) throw new StepError(`submit: expected 202, got ${answer.status}`);
-    });
+    const ids = await timed('lookup', () => ctx.sandbox.sessionByCode(created.sessionCode));
+    await timed('submit', () => ctx.sandbox.submitDocument(ids.id, { scenario: 'approve' }));
     await timed('decision', async () => {
-      let phase = first.phase;
-      while (phase !== 'approved') {
-        if (Date.now() > ctx.deadline) throw new StepError(`decision: still ${phase} at the deadline`);
-        longPolls++;
-        const answer = await browser.get<StatusResponseBody>(
-          `/identity/status?wait=${ctx.waitSeconds}&since=${phase}`,
-        );
-        expectStatus('decision', answer, 200);
-        const next = answer.json?.phase;
-        if (
-          next !== 'awaiting_user' &&
-          next !== 'in_review' &&
-          next !== 'in_manual_review' &&
-          next !== 'approved'
-        ) {
-          throw new StepError(`decision: unexpected phase ${next}`);
-        }
-        phase = next;
-      }
+      longPolls = await waitForApproval(ctx, first.phase);
     });
-    const gate = await timed('gate', () => browser.get(GATED_PATH));
+    const gate = await timed('gate', () => browser.get('/account'));
     timings.total = performance.now() - started;
-    if (gate.status === 200 && !(await ctx.judge.judge(ids.identificationId))) {
+    // APPROVED is final in the sandbox: not APPROVED now means not APPROVED when the gate answered.
+    if (gate.status === 200 && (await ctx.sandbox.readStatus(ids.identificationId)) !== 'APPROVED') {
+      falseGrant = true;
       throw new StepError('gate: FALSE GRANT (the sandbox had not approved)');
     }
     expectStatus('gate', gate, 200);
-    return { ok: true, timings, longPolls };
+    return { ok: true, timings, longPolls, falseGrant };
   } catch (error) {
     // A transport error says how long its request had been running (a reused socket fails at once).
     const message =
       error instanceof StepError
         ? error.message
         : `${step}: ${error instanceof Error ? error.message : error} (after ${Math.round((performance.now() - t0) / 100) * 100} ms)`;
-    return { ok: false, timings, error: message, longPolls };
+    return { ok: false, timings, error: message, longPolls, falseGrant };
   }
+}
+
+/** Long-polls the kit until `approved`; answers how many long-polls it took. */
+async function waitForApproval(ctx: FlowContext, from: string): Promise<number> {
+  const moving = new Set(['awaiting_user', 'in_review', 'in_manual_review', 'approved']);
+  let phase = from;
+  let longPolls = 0;
+  while (phase !== 'approved') {
+    if (Date.now() > ctx.deadline) throw new StepError(`decision: still ${phase} at the deadline`);
+    longPolls++;
+    const answer = await ctx.browser.get<StatusResponseBody>(
+      `/identity/status?wait=${ctx.waitSeconds}&since=${phase}`,
+    );
+    expectStatus('decision', answer, 200);
+    const next = answer.json?.phase;
+    if (next === undefined || !moving.has(next)) throw new StepError(`decision: unexpected phase ${next}`);
+    phase = next;
+  }
+  return longPolls;
 }

@@ -1,18 +1,9 @@
+import { CHROMIUM_ARGS, chromiumExecutable } from '@verify-kit/testkit/chromium';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 /** Debian's Chromium (or CHROMIUM_PATH), headless, with the flags of the repository's browser tests. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: CHROMIUM_ARGS });
 }
 
 /**

@@ -1,4 +1,5 @@
-import autocannon from 'autocannon';
+import autocannon, { type Request } from 'autocannon';
+import { median, round } from '../stats.js';
 
 /** One HTTP route under load (autocannon, in this process; the servers run in their own). */
 export interface Target {
@@ -7,6 +8,8 @@ export interface Target {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Cookie headers of distinct users, sent round-robin (one per request). */
+  cookies?: readonly string[];
 }
 
 export interface LoadSettings {
@@ -25,12 +28,24 @@ export interface Throughput {
   errors: number;
 }
 
+/** One autocannon request whose Cookie header moves to the next user on every request. */
+function roundRobin(cookies: readonly string[]) {
+  let next = 0;
+  return {
+    setupRequest(request: Request) {
+      request.headers = { ...request.headers, cookie: cookies[next++ % cookies.length]! };
+      return request;
+    },
+  };
+}
+
 async function run(target: Target, connections: number, durationSec: number) {
   const result = await autocannon({
     url: target.url,
     method: target.method ?? 'GET',
     ...(target.headers ? { headers: target.headers } : {}),
     ...(target.body !== undefined ? { body: target.body } : {}),
+    ...(target.cookies ? { requests: [roundRobin(target.cookies)] } : {}),
     connections,
     duration: durationSec,
     // autocannon notices the end of a run on its sample tick (default 1 s): short rounds need short ticks.
@@ -78,10 +93,14 @@ export async function compareThroughput(
  * else on the machine does not decide the figure (the totals are in the details too).
  */
 export function throughputRatio(variant: Throughput, baseline: Throughput): number {
-  const ratios = variant.perRound.map((rps, i) => rps / (baseline.perRound[i] ?? Number.NaN));
-  const sorted = ratios.filter(Number.isFinite).sort((a, b) => a - b);
+  const sorted = variant.perRound
+    .map((rps, i) => rps / (baseline.perRound[i] ?? Number.NaN))
+    .filter(Number.isFinite);
   if (sorted.length === 0) throw new Error('no round to compare');
-  const mid = sorted.length >> 1;
-  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return Math.round(median * 100) / 100;
+  return round(median(sorted));
+}
+
+/** Each round's variant / baseline, for the spread behind a median. */
+export function perRoundRatios(variant: Throughput, baseline: Throughput): number[] {
+  return variant.perRound.map((rps, i) => round(rps / (baseline.perRound[i] ?? Number.NaN)));
 }

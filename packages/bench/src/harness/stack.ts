@@ -1,27 +1,28 @@
 import { generateWebhookSecret } from '@verify-kit/client';
+import type { SandboxOptions } from '@verify-kit/sandbox';
+import { type FaultProxy, startFaultProxy } from '@verify-kit/testkit';
+import type { AppConfig } from './app.js';
 import type { AppCommands } from './app-process.js';
-import { type CountingProxy, startCountingProxy } from './counting-proxy.js';
-import { type Child, startChild } from './rpc.js';
+import { type Child, startChild } from './child.js';
 import type { SandboxCommands } from './sandbox-process.js';
 
 export interface StackOptions {
   /** The sandbox's automatic review time. Default 0. */
   reviewDelayMs?: number;
-  /** Sandbox -> kit signed webhooks. Default false. */
+  /** Signed webhooks from the sandbox to the kit. Default false. */
   webhooks?: boolean;
-  /** Put a counting proxy between the kit and the sandbox. Default false. */
-  countReads?: boolean;
-  pollIntervalMs?: number;
-  cookieMaxAgeMs?: number;
-  retentionMs?: number;
+  /** A proxy between the kit and the sandbox that counts every upstream call. Default false. */
+  countCalls?: boolean;
+  app?: Omit<AppConfig, 'upstreamUrl' | 'apiKey' | 'webhookSecret'>;
+  sandbox?: Pick<SandboxOptions, 'retentionMs'>;
 }
 
-/** The sandbox and the integrator's app, each in its own process, wired together. */
+/** The sandbox and the integrator's app, each its own process (honest memory figures), wired together. */
 export interface Stack {
   appUrl: string;
   sandboxUrl: string;
   apiKey: string;
-  proxy: CountingProxy | undefined;
+  proxy: FaultProxy | undefined;
   app: Child<AppCommands>;
   sandbox: Child<SandboxCommands>;
   stop(): Promise<void>;
@@ -30,25 +31,25 @@ export interface Stack {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const app = startChild<AppCommands>(new URL('./app-process.ts', import.meta.url));
   const sandbox = startChild<SandboxCommands>(new URL('./sandbox-process.ts', import.meta.url));
-  let proxy: CountingProxy | undefined;
+  let proxy: FaultProxy | undefined;
   const stop = async () => {
-    await Promise.allSettled([app.call('close'), sandbox.call('close')]);
-    await Promise.allSettled([app.stop(), sandbox.stop(), proxy?.close()]);
+    await Promise.allSettled([app.stop(), sandbox.stop()]);
+    await proxy?.close();
   };
   try {
-    const { url: appUrl } = await app.call('listen', { cookieMaxAgeMs: options.cookieMaxAgeMs });
     const webhookSecret = options.webhooks ? generateWebhookSecret() : undefined;
+    const { url: appUrl } = await app.call('listen');
     const { url: sandboxUrl, apiKey } = await sandbox.call('start', {
       reviewDelayMs: options.reviewDelayMs ?? 0,
       ...(webhookSecret ? { webhookUrl: `${appUrl}/identity/webhook`, webhookSecret } : {}),
-      ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
+      ...options.sandbox,
     });
-    proxy = options.countReads ? await startCountingProxy(sandboxUrl) : undefined;
+    proxy = options.countCalls ? await startFaultProxy({ target: sandboxUrl }) : undefined;
     await app.call('configure', {
-      baseUrl: proxy?.url ?? sandboxUrl,
+      upstreamUrl: proxy?.url ?? sandboxUrl,
       apiKey,
       ...(webhookSecret ? { webhookSecret } : {}),
-      ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
+      ...options.app,
     });
     return { appUrl, sandboxUrl, apiKey, proxy, app, sandbox, stop };
   } catch (error) {

@@ -1,0 +1,99 @@
+/**
+ * Every figure of `pnpm bench`, declared once: the benchmark that measures it, its unit, and its
+ * goal (which field of the value is judged, how, against what). bench-results.json uses these keys.
+ */
+export const BENCH_NAMES = ['sizes', 'click-to-qr', 'push', 'gate', 'client', 'create'] as const;
+export type BenchName = (typeof BENCH_NAMES)[number];
+
+export interface Goal {
+  /** The field judged in an object value, e.g. ['webhooks', 'median']; none for a number. */
+  field?: readonly string[];
+  comparison: '<=' | '>=';
+  limit: number;
+}
+
+interface FigureSpec {
+  bench: BenchName;
+  unit: 'B' | 'ms' | '/s' | '×';
+  goal?: Goal;
+}
+
+const ratio = (limit: number): Goal => ({ comparison: '>=', limit });
+
+export const FIGURES = {
+  'widget.standalone.minBytes': { bench: 'sizes', unit: 'B' },
+  'widget.standalone.gzipBytes': { bench: 'sizes', unit: 'B', goal: { comparison: '<=', limit: 10_240 } },
+  'widget.standalone.brotliBytes': { bench: 'sizes', unit: 'B' },
+  'lit.minBytes': { bench: 'sizes', unit: 'B' },
+  'lit.gzipBytes': { bench: 'sizes', unit: 'B' },
+  'lit.brotliBytes': { bench: 'sizes', unit: 'B' },
+  'ui.clickToQrMs': {
+    bench: 'click-to-qr',
+    unit: 'ms',
+    goal: { field: ['median'], comparison: '<=', limit: 100 },
+  },
+  'push.decisionToUiMs': {
+    bench: 'push',
+    unit: 'ms',
+    goal: { field: ['webhooks', 'median'], comparison: '<=', limit: 300 },
+  },
+  'gate.throughputRatio.distinctVsLimit': { bench: 'gate', unit: '×', goal: ratio(0.9) },
+  'gate.throughputRatio.accountMemoryVsLimit': { bench: 'gate', unit: '×', goal: ratio(0.9) },
+  'gate.throughputRatio.accountRedisVsLimit': { bench: 'gate', unit: '×', goal: ratio(0.8) },
+  'gate.throughputRatio.cachedVsPlain': { bench: 'gate', unit: '×', goal: ratio(0.9) },
+  'gate.throughputRatio.coalescedOneUserVsPlain': { bench: 'gate', unit: '×' },
+  'client.throughputRatioVsUndici': { bench: 'client', unit: '×', goal: ratio(0.9) },
+  'sandbox.createPerSec': { bench: 'create', unit: '/s' },
+  'kit.createRatioVsDirect': { bench: 'create', unit: '×' },
+} as const satisfies Record<string, FigureSpec>;
+
+export type FigureKey = keyof typeof FIGURES;
+export const FIGURE_KEYS = Object.keys(FIGURES) as FigureKey[];
+
+/** A number, or an object of numbers (e.g. `{ count, median, p95, p99, max }`). */
+export type FigureValue = number | { readonly [key: string]: number | FigureValue };
+export type Figures = Partial<Record<FigureKey, FigureValue>>;
+
+export const keysOf = (bench: BenchName) => FIGURE_KEYS.filter((key) => FIGURES[key].bench === bench);
+
+export interface Verdict {
+  key: FigureKey;
+  goal: string;
+  actual: number | null;
+  met: boolean | null;
+}
+
+function read(value: FigureValue | undefined, field: readonly string[] = []): number | undefined {
+  let current: FigureValue | undefined = value;
+  for (const name of field) current = typeof current === 'object' ? current[name] : undefined;
+  return typeof current === 'number' && Number.isFinite(current) ? current : undefined;
+}
+
+/** Each goal: met, missed, or not measured (null). */
+export function judge(figures: Figures): Verdict[] {
+  return FIGURE_KEYS.flatMap((key): Verdict[] => {
+    const spec: FigureSpec = FIGURES[key];
+    if (spec.goal === undefined) return [];
+    const { field, comparison, limit } = spec.goal;
+    const goal = `${field?.join('.') ?? 'value'} ${comparison} ${limit}${spec.unit === '×' ? '' : ` ${spec.unit}`}`;
+    const actual = read(figures[key], field);
+    if (actual === undefined) return [{ key, goal, actual: null, met: null }];
+    return [{ key, goal, actual, met: comparison === '<=' ? actual <= limit : actual >= limit }];
+  });
+}
+
+/** A figure for people: `11054 B`, `0.89×`, `median 38.8 ms, p95 47.3 ms`. */
+export function formatFigure(key: FigureKey, value: FigureValue | null | undefined): string {
+  if (value === null || value === undefined) return 'not measured';
+  const unit = FIGURES[key].unit;
+  const format = (v: FigureValue, name?: string): string => {
+    if (typeof v !== 'number') {
+      return Object.entries(v)
+        .map(([inner, x]) => (typeof x === 'number' ? format(x, inner) : `${inner}: ${format(x)}`))
+        .join(', ');
+    }
+    const withUnit = name === 'count' ? `${v}` : unit === '×' ? `${v}×` : `${v} ${unit}`;
+    return name === undefined ? withUnit : `${name} ${withUnit}`;
+  };
+  return format(value);
+}

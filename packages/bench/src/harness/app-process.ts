@@ -1,0 +1,39 @@
+// A child process running the integrator's app (app.ts) with the built kit, driven over IPC.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type AppConfig, createBenchApp } from './app.js';
+import { serveCommands } from './child.js';
+
+let bench: ReturnType<typeof createBenchApp> | undefined;
+let server: Server | undefined;
+
+const commands = {
+  /** Listens first: the sandbox needs this URL for its webhooks before the kit knows the sandbox. */
+  async listen() {
+    server = createServer((req, res) => {
+      if (bench) bench.app(req, res);
+      else res.writeHead(503).end('not configured yet');
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    // As behind a load balancer: idle keep-alive sockets outlive any client's, so a client never
+    // reuses a socket the server is closing (an ECONNRESET that would not be the kit's).
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  },
+  configure(config: AppConfig) {
+    bench = createBenchApp(config);
+  },
+  advanceClock: (ms: number) => bench?.advanceClock(ms),
+  sessionCount: () => bench?.sessionCount() ?? 0,
+  granted: () => bench?.granted() ?? 0,
+  async close() {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await bench?.close();
+  },
+};
+
+export type AppCommands = typeof commands;
+
+serveCommands(commands);

@@ -1,0 +1,45 @@
+import { createSandboxControl } from '@verify-kit/sandbox/control';
+import { Browser, CookieJar } from '@verify-kit/testkit';
+import type { Dispatcher } from 'undici';
+import { runPool } from '../stats.js';
+import type { Stack } from './stack.js';
+
+export interface ApprovedUser {
+  /** The Cookie header this person's browser sends. */
+  cookie: string;
+  identificationId: string;
+}
+
+/** A browser of one person on the bench app; its responses stay out of the test transcript. */
+export function benchBrowser(stack: Stack, dispatcher?: Dispatcher): Browser {
+  return new Browser(stack.appUrl, new CookieJar(), { record: false, ...(dispatcher ? { dispatcher } : {}) });
+}
+
+/**
+ * `count` distinct people, each verified through the kit and approved by the sandbox, with the
+ * cookies the gate settled on (the first approval moves an anonymous session to a new id).
+ * `signIn`: each signs in first, so the verification is bound to an account.
+ */
+export async function approvedUsers(stack: Stack, count: number, signIn = false): Promise<ApprovedUser[]> {
+  const sandbox = createSandboxControl({ url: stack.sandboxUrl, apiKey: stack.apiKey });
+  const users: ApprovedUser[] = [];
+  await runPool(count, 8, async () => {
+    const browser = benchBrowser(stack);
+    if (signIn) expect201(await browser.post('/sign-in'), 'POST /sign-in');
+    const created = await browser.post<{ sessionCode: string }>('/identity/session');
+    expect201(created, 'POST /identity/session');
+    const { identificationId } = await sandbox.submitByCode(created.json.sessionCode, 'approve');
+    await sandbox.waitForStatus(identificationId, 'APPROVED');
+    for (let i = 0; i < 2; i++) {
+      const gated = await browser.get('/gated');
+      if (gated.status !== 200) throw new Error(`an approved user got ${gated.status} at /gated`);
+    }
+    await browser.post(`/bench/limit?id=${encodeURIComponent(identificationId)}`);
+    users.push({ cookie: browser.cookieHeader, identificationId });
+  });
+  return users;
+}
+
+function expect201(answer: { status: number; text: string }, what: string): void {
+  if (answer.status !== 201) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
+}

@@ -1,0 +1,126 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import {
+  FIGURE_KEYS,
+  type FigureKey,
+  type Figures,
+  type FigureValue,
+  formatFigure,
+  judge,
+} from './figures.js';
+import { round } from './stats.js';
+import { table } from './table.js';
+
+export interface BenchResults {
+  date: string;
+  node: string;
+  machine: { cpuModel: string; cores: number; memoryGB: number; platform: string };
+  durationSec: number;
+  /** 1-minute load average when the run started and ended (others' work shows here). */
+  loadAverage: { start: number; end: number };
+  /** Every figure key; null when it could not be measured (the reason in `unavailable`). */
+  figures: Record<FigureKey, FigureValue | null>;
+  unavailable: Partial<Record<FigureKey, string>>;
+  goals: ReturnType<typeof judge>;
+  /** The baselines and raw numbers behind the figures, per benchmark. */
+  details: Record<string, unknown>;
+}
+
+export interface RunRecord {
+  figures: Figures;
+  unavailable: Partial<Record<FigureKey, string>>;
+  details: Record<string, unknown>;
+  startedAt: Date;
+  loadAtStart: number;
+}
+
+/** Pure apart from the clock and the machine: the content of bench-results.json. */
+export function buildResults(run: RunRecord): BenchResults {
+  const figures = Object.fromEntries(FIGURE_KEYS.map((key) => [key, run.figures[key] ?? null])) as Record<
+    FigureKey,
+    FigureValue | null
+  >;
+  const unavailable: Partial<Record<FigureKey, string>> = {};
+  for (const key of FIGURE_KEYS) {
+    if (figures[key] === null) unavailable[key] = run.unavailable[key] ?? 'not measured';
+  }
+  const cpus = os.cpus();
+  return {
+    date: run.startedAt.toISOString(),
+    node: process.version,
+    machine: {
+      cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+      cores: os.availableParallelism(),
+      memoryGB: round(os.totalmem() / 2 ** 30, 1),
+      platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    },
+    durationSec: Math.round((Date.now() - run.startedAt.getTime()) / 1000),
+    loadAverage: { start: round(run.loadAtStart), end: round(os.loadavg()[0]!) },
+    figures,
+    unavailable,
+    goals: judge(run.figures),
+    details: run.details,
+  };
+}
+
+function verdictOf(results: BenchResults, key: FigureKey): string {
+  const verdict = results.goals.find((g) => g.key === key);
+  if (verdict === undefined) return '';
+  if (verdict.met === null) return `${verdict.goal}: not measured`;
+  return `${verdict.goal}: ${verdict.met ? 'met' : '**missed**'}`;
+}
+
+function rows(results: BenchResults): string[][] {
+  return FIGURE_KEYS.map((key) => [
+    key,
+    results.figures[key] === null
+      ? `not measured (${results.unavailable[key]})`
+      : formatFigure(key, results.figures[key]),
+    verdictOf(results, key),
+  ]);
+}
+
+/** For the terminal. */
+export function textTable(results: BenchResults): string {
+  return table(['figure', 'value', 'goal'], rows(results));
+}
+
+const START = '<!-- figures:start (written by `pnpm bench --publish`) -->';
+const END = '<!-- figures:end -->';
+
+/** BENCHMARKS.md with the table between its markers replaced; the prose around it is hand-written. */
+export function withFigures(markdown: string, results: BenchResults): string {
+  const start = markdown.indexOf(START);
+  const end = markdown.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`BENCHMARKS.md has no ${START} … ${END} markers`);
+  const { machine, loadAverage } = results;
+  const table = [
+    `Run ${results.date} on ${machine.cpuModel}, ${machine.cores} cores, Node ${results.node}, ` +
+      `${results.durationSec} s; load average ${loadAverage.start} at start, ${loadAverage.end} at end.`,
+    '',
+    '| figure | value | goal |',
+    '|---|---|---|',
+    ...rows(results).map(([key, value, goal]) => `| \`${key}\` | ${value} | ${goal} |`),
+  ].join('\n');
+  return `${markdown.slice(0, start + START.length)}\n${table}\n${markdown.slice(end)}`;
+}
+
+/**
+ * Always into the gitignored `packages/bench/results/`; with `publish`, also the committed
+ * bench-results.json and BENCHMARKS.md's table at the repository root.
+ */
+export function writeResults(results: BenchResults, publish: boolean): string[] {
+  const json = `${JSON.stringify(results, null, 2)}\n`;
+  const own = new URL('../results/', import.meta.url);
+  mkdirSync(own, { recursive: true });
+  writeFileSync(new URL('bench-results.json', own), json);
+  const written = ['packages/bench/results/bench-results.json'];
+  if (publish) {
+    const root = new URL('../../../', import.meta.url);
+    writeFileSync(new URL('bench-results.json', root), json);
+    const markdown = new URL('BENCHMARKS.md', root);
+    writeFileSync(markdown, withFigures(readFileSync(markdown, 'utf8'), results));
+    written.push('bench-results.json', 'BENCHMARKS.md');
+  }
+  return written;
+}
