@@ -1,27 +1,28 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
+import { PAGE_FILES } from './src/page-files.js';
+import { sharedChrome } from './vite/shared-chrome.js';
 
-const page = (name: string) => fileURLToPath(new URL(`./pages/${name}.html`, import.meta.url));
+const pages = new URL('./pages/', import.meta.url);
 
-// A multi-page build of plain HTML and TypeScript into dist/public; the demo server serves it.
-export default defineConfig({
-  root: fileURLToPath(new URL('./pages', import.meta.url)),
+/*
+ * The demo's pages: plain HTML and TypeScript. `vite build` makes a multi-page build into
+ * dist/public for the production server; in development (`pnpm demo`) the server runs Vite in
+ * middleware mode instead, and the workspace packages are read from their sources (the `source`
+ * export condition), so nothing needs building.
+ */
+export default defineConfig(({ command }) => ({
+  root: fileURLToPath(pages),
   base: '/',
   publicDir: false,
+  plugins: [sharedChrome(new URL('./partials/', pages))],
+  resolve: command === 'serve' ? { conditions: ['source', ...defaultClientConditions] } : {},
   build: {
     outDir: fileURLToPath(new URL('./dist/public', import.meta.url)),
     emptyOutDir: true,
     modulePreload: { polyfill: false },
-    rollupOptions: {
-      input: {
-        index: page('index'),
-        verify: page('verify'),
-        account: page('account'),
-        playground: page('playground'),
-        'not-found': page('not-found'),
-        error: page('error'),
-        unavailable: page('unavailable'),
-      },
+    rolldownOptions: {
+      input: Object.values(PAGE_FILES).map((file) => fileURLToPath(new URL(file, pages))),
     },
   },
-});
+}));

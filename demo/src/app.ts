@@ -4,7 +4,8 @@ import session, { type Store } from 'express-session';
 import type { ActivityLog } from './activity-log.js';
 import { type BoundSession, demoApi, requireSignedIn, SESSION_COOKIE_NAME } from './demo-api.js';
 import { jsonErrorHandler, requireSameOriginJson, sendError } from './http-errors.js';
-import { notApprovedHandler, requireSignedInPage, sendPage, staticAssets, unavailablePage } from './pages.js';
+import type { PageSource } from './page-source.js';
+import { notApprovedHandler, requireSignedInPage, sendPage, unavailablePage, writePage } from './pages.js';
 import { securityHeaders } from './security-headers.js';
 import './session-data.js';
 
@@ -18,19 +19,19 @@ export interface DemoAppOptions {
   sessionSecret: string;
   /** Express's `trust proxy` setting, for a demo behind an HTTPS reverse proxy. */
   trustProxy: string | undefined;
-  publicDir: string;
+  pages: PageSource;
 }
 
 const EIGHT_HOURS_MS = 8 * 60 * 60 * 1000;
 
 export function createDemoApp(options: DemoAppOptions): Express {
-  const { kit, activity, boundSession, publicDir } = options;
+  const { kit, activity, boundSession, pages } = options;
   const app = express();
   app.disable('x-powered-by');
   if (options.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(options.trustProxy));
 
   app.use(securityHeaders(options.sandboxUrl === undefined ? undefined : new URL(options.sandboxUrl).origin));
-  app.use(staticAssets(publicDir));
+  app.use(pages.assets);
 
   // As express-session's README recommends: a secret, no resave, no empty sessions, an
   // httpOnly SameSite=Lax cookie that is Secure whenever the request came over HTTPS.
@@ -80,20 +81,20 @@ export function createDemoApp(options: DemoAppOptions): Express {
   app.use('/api', (_req, res) => sendError(res, 404, 'NOT_FOUND', 'there is no such API endpoint'));
 
   // Pages.
-  app.get('/', sendPage(publicDir, 'signIn'));
-  app.get('/verify', requireSignedInPage, sendPage(publicDir, 'verify'));
-  app.get('/playground', requireSignedInPage, sendPage(publicDir, 'playground'));
+  app.get('/', sendPage(pages, 'signIn'));
+  app.get('/verify', requireSignedInPage, sendPage(pages, 'verify'));
+  app.get('/playground', requireSignedInPage, sendPage(pages, 'playground'));
   app.get(
     '/account',
     requireSignedInPage,
     recordGate,
-    kit.requireApproved({ onRefuse: 'next', onUnavailable: unavailablePage(publicDir) }),
-    sendPage(publicDir, 'account'),
+    kit.requireApproved({ onRefuse: 'next', onUnavailable: unavailablePage(pages) }),
+    sendPage(pages, 'account'),
   );
 
-  app.use((req, res) => {
+  app.use((req, res, next) => {
     if (req.accepts(['json', 'html']) === 'html')
-      return sendPage(publicDir, 'notFound', 404)(req, res, () => {});
+      return void writePage(res, pages, 'notFound', 404).catch(next);
     sendError(res, 404, 'NOT_FOUND', 'there is nothing at this address');
   });
   app.use(notApprovedHandler, jsonErrorHandler);

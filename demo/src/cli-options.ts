@@ -6,6 +6,7 @@ export const USAGE = `Usage: pnpm demo [--port 3000] [--host 127.0.0.1]
 
   --port N     port to serve on (default 3000; 0 picks a free one)
   --host H     address to listen on (default 127.0.0.1)
+  --dev        serve the pages from their sources through Vite, nothing built (\`pnpm demo\` passes it)
   --help       show this help
 
 Environment:
@@ -47,6 +48,7 @@ export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
+      dev: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -68,6 +70,7 @@ export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     options.port = port.data;
   }
   if (values.host !== undefined) options.host = values.host;
+  if (values.dev) options.dev = true;
   if (e.IDV_BASE_URL !== undefined && e.IDV_API_KEY !== undefined) {
     options.upstream = {
       baseUrl: e.IDV_BASE_URL,

@@ -1,63 +1,26 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { ERROR_CODE, isVerifyKitError } from '@verify-kit/express';
 import { sameOriginPath } from '@verify-kit/protocol';
-import express, {
-  type ErrorRequestHandler,
-  type Request,
-  type RequestHandler,
-  type Response,
-  Router,
-} from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { sendError } from './http-errors.js';
+import type { PageName } from './page-files.js';
+import type { PageSource } from './page-source.js';
 
-/*
- * The pages built by Vite (dist/public). HTML is served by explicit routes, so a gated page can
- * only be reached through its gate; /assets is static and immutable (hashed names).
- */
-
-export const PAGE_FILES = {
-  signIn: 'index.html',
-  verify: 'verify.html',
-  account: 'account.html',
-  playground: 'playground.html',
-  notFound: 'not-found.html',
-  error: 'error.html',
-  unavailable: 'unavailable.html',
-} as const;
-
-export type PageName = keyof typeof PAGE_FILES;
-
-export function assertPagesBuilt(publicDir: string): void {
-  for (const file of Object.values(PAGE_FILES)) {
-    if (!existsSync(path.join(publicDir, file))) {
-      throw new Error(
-        `the demo's pages are not built (${path.join(publicDir, file)} is missing): run \`pnpm --filter @verify-kit/demo run build\` or \`pnpm demo\``,
-      );
-    }
-  }
+/** Sends one page; the HTML is never cached (a gate's answer may differ at the next visit). */
+export async function writePage(
+  res: Response,
+  pages: PageSource,
+  page: PageName,
+  status = 200,
+): Promise<void> {
+  const html = await pages.html(page);
+  res.status(status).setHeader('Cache-Control', 'no-store');
+  res.type('html').send(html);
 }
 
-export function sendPage(publicDir: string, page: PageName, status = 200): RequestHandler {
-  return (_req, res) => {
-    res.status(status);
-    res.setHeader('Cache-Control', 'no-store');
-    res.sendFile(path.join(publicDir, PAGE_FILES[page]));
+export function sendPage(pages: PageSource, page: PageName): RequestHandler {
+  return (_req, res, next) => {
+    writePage(res, pages, page).catch(next);
   };
-}
-
-export function staticAssets(publicDir: string): Router {
-  const router = Router();
-  router.use(
-    '/assets',
-    express.static(path.join(publicDir, 'assets'), {
-      immutable: true,
-      maxAge: '1y',
-      index: false,
-      fallthrough: false,
-    }),
-  );
-  return router;
 }
 
 /** Pages that need a signed-in person send others to the sign-in page, coming back afterwards. */
@@ -71,14 +34,14 @@ export const requireSignedInPage: RequestHandler = (req, res, next) => {
  * navigating, the demo's own page in words; for a fetch, the 503 JSON error body. The message is
  * fixed: nothing of the upstream's answer reaches the browser.
  */
-export function unavailablePage(publicDir: string) {
+export function unavailablePage(pages: PageSource) {
   return (req: Request, res: Response, error: { code: string }): void => {
-    res.setHeader('Cache-Control', 'no-store');
-    if (req.accepts(['json', 'html']) === 'html') {
-      res.status(503).sendFile(path.join(publicDir, PAGE_FILES.unavailable));
-      return;
-    }
-    sendError(res, 503, error.code, 'The identity verification service cannot be reached right now');
+    const sendJson = () => {
+      res.setHeader('Cache-Control', 'no-store');
+      sendError(res, 503, error.code, 'The identity verification service cannot be reached right now');
+    };
+    if (req.accepts(['json', 'html']) === 'html') writePage(res, pages, 'unavailable', 503).catch(sendJson);
+    else sendJson();
   };
 }
 

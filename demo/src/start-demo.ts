@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ActivityLog } from './activity-log.js';
 import { createDemoApp } from './app.js';
 import { boundSessionOf } from './bound-session.js';
 import { createDemoKit } from './demo-kit.js';
 import { observeUpstreamReads } from './observe-upstream.js';
-import { assertPagesBuilt } from './pages.js';
+import { builtPages } from './page-source.js';
 import { createSessionStore } from './session-store.js';
 import {
   type RemoteUpstreamOptions,
@@ -18,6 +17,7 @@ import {
   startEmbeddedSandbox,
   type Upstream,
 } from './upstream.js';
+import { vitePages } from './vite-pages.js';
 
 export interface DemoOptions {
   /** Default 3000; 0 picks a free port. */
@@ -35,7 +35,9 @@ export interface DemoOptions {
   redisUrl?: string;
   /** Express's `trust proxy`, e.g. `1` behind one HTTPS reverse proxy. */
   trustProxy?: string;
-  /** Where the built pages are; default demo/dist/public. */
+  /** Development: the pages served from their sources by Vite's dev server, nothing built. */
+  dev?: boolean;
+  /** Where the built pages are (when not `dev`); default demo/dist/public. */
   publicDir?: string;
 }
 
@@ -50,14 +52,12 @@ export interface RunningDemo {
   close(): Promise<void>;
 }
 
-const demoRoot = fileURLToPath(
-  new URL(import.meta.url.includes('/dist/server/') ? '../../' : '../', import.meta.url),
-);
-export const DEFAULT_PUBLIC_DIR = path.join(demoRoot, 'dist', 'public');
+const demoRoot = new URL(import.meta.url.includes('/dist/server/') ? '../../' : '../', import.meta.url);
+export const DEFAULT_PUBLIC_DIR = fileURLToPath(new URL('dist/public', demoRoot));
 
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
-  const publicDir = options.publicDir ?? DEFAULT_PUBLIC_DIR;
-  assertPagesBuilt(publicDir);
+  // Checked before anything starts: a missing build is the most likely mistake.
+  const built = options.dev ? undefined : builtPages(options.publicDir ?? DEFAULT_PUBLIC_DIR);
   const host = options.host ?? '127.0.0.1';
   const cleanups: Array<() => Promise<void> | void> = [];
   const cleanup = async () => {
@@ -85,6 +85,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   );
 
   try {
+    const pages = built ?? vitePages(server, demoRoot);
+    cleanups.push(() => pages.close());
+
     let upstream: Upstream;
     if (options.upstream !== undefined) {
       upstream = remoteUpstream(options.upstream);
@@ -113,7 +116,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       sessionStore: store.store,
       sessionSecret: options.sessionSecret ?? randomBytes(32).toString('base64url'),
       trustProxy: options.trustProxy,
-      publicDir,
+      pages,
     });
     server.on('request', app);
 

@@ -14,6 +14,10 @@ describe('parseDemoArgs', () => {
     expect(parseDemoArgs(['--port=3001'], {})).toMatchObject({ options: { port: 3001 } });
   });
 
+  it('takes --dev: the pages from their sources through Vite', () => {
+    expect(parseDemoArgs(['--dev'], {})).toEqual({ help: false, options: { dev: true } });
+  });
+
   it('refuses a port that is not one, saying which flag', () => {
     expect(() => parseDemoArgs(['--port', 'abc'], {})).toThrow('--port must be a number');
     expect(() => parseDemoArgs(['--port', '70000'], {})).toThrow('--port must be 0 to 65535');

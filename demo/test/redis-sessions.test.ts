@@ -1,14 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { generateWebhookSecret } from '@verify-kit/client';
 import { startSandbox } from '@verify-kit/sandbox';
 import { CookieJar } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_FILES } from '../src/pages.js';
 import { startDemo } from '../src/start-demo.js';
+import { makeStandInPages } from './support/stand-in-demo.js';
 
 /*
  * REDIS_URL switches the demo's sessions to connect-redis: a sign-in survives a restart of the
@@ -45,8 +43,7 @@ describe.skipIf(!available)('sessions in Redis (REDIS_URL)', () => {
   let publicDir: string;
 
   beforeAll(async () => {
-    publicDir = mkdtempSync(path.join(tmpdir(), 'demo-pages-'));
-    for (const file of Object.values(PAGE_FILES)) writeFileSync(path.join(publicDir, file), '<h1>page</h1>');
+    publicDir = makeStandInPages();
     const port = await freePort();
     redis = spawn(
       'redis-server',

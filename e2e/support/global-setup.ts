@@ -1,8 +1,9 @@
 import { startDemo } from '@verify-kit/demo';
 
 /**
- * Starts the demo exactly as `pnpm demo` does (startDemo, with its embedded sandbox), on random
- * ports and with a short review delay; the tests find it through the environment.
+ * Starts the demo as `pnpm demo` does (startDemo, with its embedded sandbox) but with the built
+ * pages, as in production, on random ports and with a short review delay; the tests find it
+ * through the environment.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const demo = await startDemo({ port: 0, reviewDelayMs: 50 });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '@verify-kit/sandbox';
 import { describe, expect, test } from 'vitest';
-import { start } from '../../scripts/pack-check/exec.mjs';
+import { run, start } from '../../scripts/pack-check/exec.mjs';
 import { probeExpressExample } from '../../scripts/pack-check/probe.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -12,6 +12,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLES = [
   { readme: 'packages/express/README.md', file: 'examples/express/server.ts' },
   { readme: 'packages/widget/README.md', file: 'examples/widget/bundler.ts' },
+  { readme: 'packages/sandbox/README.md', file: 'examples/sandbox/control.ts' },
 ];
 
 function fencedBlocks(markdown: string): string[] {
@@ -45,4 +46,11 @@ test('the express example gates a visitor without a verification and starts one 
   } finally {
     await sandbox.close();
   }
+});
+
+test('the sandbox control example approves through a reviewer, then revokes the approval', async () => {
+  const output = await run('node', ['--conditions=source', '--import', 'tsx', 'sandbox/control.ts'], {
+    cwd: `${root}/examples`,
+  });
+  expect(output).toContain('status REJECTED');
 });

@@ -7,21 +7,31 @@ interface Node {
   [key: string]: unknown;
 }
 
-/** Collapses the indentation inside a css`` or html`` literal chunk (never a single space). */
+/**
+ * Minifies one chunk of a css`` or html`` literal: indentation (never a single space), comments,
+ * quotes around simple values, the slash of void elements.
+ */
 function collapse(tag: string, raw: string): string {
   if (tag === 'css') {
     return raw
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .replace(/\s*\n\s*/g, ' ')
-      .replace(/ ?([{};,]) ?/g, '$1')
+      .replace(/ ?([{};,>]) ?/g, '$1')
       .replace(/: /g, ':')
+      .replace(/;}/g, '}')
+      .replace(/\[([\w-]+~?=)'([\w-]+)'\]/g, '[$1$2]')
+      .replace(/([ :(,])0\./g, '$1.')
+      .replace(/ ([*/]) /g, '$1')
       .trim();
   }
-  return raw.replace(/\s*\n\s*/g, (match, index: number) => {
-    const before = raw[index - 1];
-    const after = raw[index + match.length];
-    return before === undefined || after === undefined || before === '>' || after === '<' ? '' : ' ';
-  });
+  return raw
+    .replace(/\s*\n\s*/g, (match, index: number) => {
+      const before = raw[index - 1];
+      const after = raw[index + match.length];
+      return before === undefined || after === undefined || before === '>' || after === '<' ? '' : ' ';
+    })
+    .replace(/="([\w-]+)"/g, '=$1')
+    .replace(/ ?\/>/g, '>');
 }
 
 /**
@@ -72,7 +82,10 @@ export default defineConfig({
     minify: true,
     sourcemap: false,
     // Vite leaves whitespace in ES libraries (for pure annotations); this file is for browsers only.
-    rolldownOptions: { output: { minify: true, comments: false } },
+    // The strings of other locales than `en` are chunks loaded on demand, served next to it.
+    rolldownOptions: {
+      output: { minify: true, comments: false, chunkFileNames: 'verify-identity.[name].js' },
+    },
     lib: {
       entry: 'src/standalone.ts',
       formats: ['es'],

@@ -1,7 +1,6 @@
 import { sameOriginPath } from '@verify-kit/protocol';
 import { api, messageOf } from './api.js';
 import type { Me } from './types.js';
-import './styles.css';
 
 /*
  * What every page shares: who is signed in, the navigation, sign-out, and a place for messages.

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PAGE_FILES } from '../../src/pages.js';
+import { PAGE_FILES } from '../../src/page-files.js';
 import { type RunningDemo, startDemo } from '../../src/start-demo.js';
 
 /** A directory of stand-in pages (`<h1>name</h1>`): the demo server without a Vite build. */

@@ -18,15 +18,14 @@ export interface AwaitingContext {
   onSend: (channel: SendLinkChannel, value: string) => void;
 }
 
-const BLOCKED_SCHEMES = ['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'];
+/** The deep link: the app's own scheme, never one that runs code or reads local data. */
+const APP_SCHEME = /^(?!(javascript|data|vbscript|file|blob):)/;
+/** The web page: http(s) only. */
+const PAGE_SCHEME = /^https?:$/;
 
-/** The deep link if it parses as a URL of a harmless scheme (the app's own), else nothing to follow. */
-const safeAppLink = (url: string) =>
-  URL.canParse(url) && !BLOCKED_SCHEMES.includes(new URL(url).protocol.toLowerCase()) ? url : '#';
-
-/** The web page only over http(s). */
-const safePageLink = (url: string) =>
-  URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) ? url : '#';
+/** `url` if it parses and its scheme (lower case once parsed) passes `scheme`, else nothing to follow. */
+const safeLink = (url: string, scheme: RegExp) =>
+  URL.canParse(url) && scheme.test(new URL(url).protocol) ? url : '#';
 
 /**
  * The session's handoff: on a phone or touch screen the deep link first (CSS orders it), on a desktop
@@ -39,9 +38,9 @@ export function awaitingView(c: AwaitingContext): TemplateResult {
   return html`<p part="text" class="muted">${t.awaitingText}</p>
     <div class="qrcode">
       <img part="qr" src="${c.base}/qr.svg?v=${encodeURIComponent(code)}" alt=${t.qrAlt} width="192" height="192" />
-      <a part="button deep-link" href=${safeAppLink(session.deepLink)}>${t.openApp}</a>
+      <a part="button deep-link" href=${safeLink(session.deepLink, APP_SCHEME)}>${t.openApp}</a>
     </div>
-    <a part="web-page" href=${safePageLink(session.sessionPageLink)} target="_blank" rel="noopener">${t.webPage}</a>
+    <a part="web-page" href=${safeLink(session.sessionPageLink, PAGE_SCHEME)} target="_blank" rel="noopener">${t.webPage}</a>
     <div>
       <p class="muted">${t.codeLabel}</p>
       <p part="code"><span aria-hidden="true">${code.slice(0, 4)} ${code.slice(4)}</span><span class="sr">${[...code].join(' ')}</span></p>

@@ -1,21 +1,18 @@
-import { isFinalPhase, type StatusResponseBody } from '@verify-kit/protocol';
+import { DEFAULT_MAX_WAIT_SECONDS, isFinalPhase, type StatusResponseBody } from '@verify-kit/protocol';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { jitter, RequestError, requestJson, retryDelay } from './request.js';
 
-/** What the follower is doing. */
-export const FollowerStatus = {
-  /** Not following (never started, stopped, or failed). */
-  IDLE: 0,
-  /** A timer runs before the next read. */
-  WAITING: 1,
-  /** One read is in flight. */
-  PENDING: 2,
-  /** The page is hidden, in the back/forward cache, or the host is disconnected. */
-  PAUSED: 3,
-  /** A final phase was reached. */
-  DONE: 4,
-} as const;
-export type FollowerStatus = (typeof FollowerStatus)[keyof typeof FollowerStatus];
+// What the follower is doing (plain numbers: the minifier inlines them).
+/** Not following (never started, stopped, or failed). */
+const IDLE = 0;
+/** A timer runs before the next read. */
+const WAITING = 1;
+/** One read is in flight. */
+const PENDING = 2;
+/** The page is hidden, in the back/forward cache, or the host is disconnected. */
+const PAUSED = 3;
+/** A final phase was reached. */
+const DONE = 4;
 
 export interface StatusFollowerOptions {
   /** `{endpoint}/status`. */
@@ -28,8 +25,6 @@ export interface StatusFollowerOptions {
   onError: (error: RequestError) => void;
 }
 
-/** Seconds the kit may hold a long-poll (`wait`): its DEFAULT_MAX_WAIT_SECONDS. */
-export const LONG_POLL_SECONDS = 25;
 /** An unchanged answer sooner than this means the server does not long-poll: fall back to polling. */
 const QUICK_MS = 1000;
 /** Failures in a row (network, 5xx, bad body) before giving up; 429s do not count. */
@@ -49,7 +44,7 @@ type Outcome = { body: StatusResponseBody } | { error: RequestError };
 export class StatusFollower implements ReactiveController {
   /** The last phase known, sent as `since`. */
   phase = '';
-  #status: FollowerStatus = FollowerStatus.IDLE;
+  #status = IDLE;
   #abort?: AbortController;
   #timer?: ReturnType<typeof setTimeout>;
   #callId = 0;
@@ -69,30 +64,26 @@ export class StatusFollower implements ReactiveController {
     host.addController(this);
   }
 
-  get status(): FollowerStatus {
-    return this.#status;
-  }
-
   /** Starts following from `phase` (the phase the page shows now); `pollAfterMs` as the kit said. */
   follow(phase: string, pollAfterMs?: number): void {
     this.#cancel();
     this.phase = phase;
     this.#pollAfterMs = pollAfterMs;
     this.#failures = this.#backoff = this.#quick = 0;
-    if (isFinalPhase(phase)) this.#status = FollowerStatus.DONE;
-    else if (!this.#connected || document.hidden) this.#status = FollowerStatus.PAUSED;
+    if (isFinalPhase(phase)) this.#status = DONE;
+    else if (!this.#connected || document.hidden) this.#status = PAUSED;
     else this.#read();
   }
 
   /** Stops following; an answer still on its way is dropped. */
   stop(): void {
     this.#cancel();
-    this.#status = FollowerStatus.IDLE;
+    this.#status = IDLE;
   }
 
   /** Reads at once unless a read is in flight already (it answers as soon as the phase changes). */
   refresh(): void {
-    if (this.#status === FollowerStatus.WAITING || this.#status === FollowerStatus.PAUSED) {
+    if (this.#status === WAITING || this.#status === PAUSED) {
       this.#cancel();
       this.#read();
     }
@@ -121,9 +112,9 @@ export class StatusFollower implements ReactiveController {
   };
 
   #pause = () => {
-    if (this.#status === FollowerStatus.WAITING || this.#status === FollowerStatus.PENDING) {
+    if (this.#status === WAITING || this.#status === PENDING) {
       this.#cancel();
-      this.#status = FollowerStatus.PAUSED;
+      this.#status = PAUSED;
     }
   };
 
@@ -135,20 +126,20 @@ export class StatusFollower implements ReactiveController {
   }
 
   #schedule(ms: number): void {
-    this.#status = FollowerStatus.WAITING;
+    this.#status = WAITING;
     this.#timer = setTimeout(() => this.#read(), ms);
   }
 
   #url(): string {
     const since = `since=${encodeURIComponent(this.phase)}`;
-    return `${this.#options.url()}?${this.#pollAfterMs === undefined ? `wait=${LONG_POLL_SECONDS}&` : ''}${since}`;
+    return `${this.#options.url()}?${this.#pollAfterMs === undefined ? `wait=${DEFAULT_MAX_WAIT_SECONDS}&` : ''}${since}`;
   }
 
   async #read(): Promise<void> {
     const id = ++this.#callId;
     const abort = new AbortController();
     this.#abort = abort;
-    this.#status = FollowerStatus.PENDING;
+    this.#status = PENDING;
     const started = Date.now();
     let outcome: Outcome;
     try {
@@ -169,7 +160,7 @@ export class StatusFollower implements ReactiveController {
     this.#failures = this.#backoff = 0;
     this.#notFoundRetried = false;
     const final = isFinalPhase(body.phase);
-    this.#status = final ? FollowerStatus.DONE : FollowerStatus.WAITING;
+    this.#status = final ? DONE : WAITING;
     this.#options.onStatus(body);
     // onStatus may have stopped or restarted the follower.
     if (id !== this.#callId || final) return;
@@ -194,7 +185,7 @@ export class StatusFollower implements ReactiveController {
     } else if ((status < 300 || status >= 500) && ++this.#failures < MAX_FAILURES) {
       this.#schedule(backoff);
     } else {
-      this.#status = FollowerStatus.IDLE;
+      this.#status = IDLE;
       this.#options.onError(failure);
     }
   }

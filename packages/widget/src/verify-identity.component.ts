@@ -10,10 +10,10 @@ import {
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { awaitingView } from './awaiting-view.js';
 import { emit } from './emit.js';
+import { hasStrings, loadStrings, localeOf, shownLocale, stringsOf } from './locales.js';
 import { jitter, RequestError, requestJson, retryDelay } from './request.js';
 import { StatusFollower } from './status-follower.js';
-import { en, type VerifyIdentityStrings } from './strings.en.js';
-import { tr } from './strings.tr.js';
+import type { VerifyIdentityStrings } from './strings.en.js';
 import { styles } from './verify-identity.styles.js';
 
 /** What the element shows: before a session, while creating it, a phase of the kit, or an error. */
@@ -33,7 +33,6 @@ export interface ErrorDetail {
   message: string;
 }
 
-const TABLES: Record<Locale, VerifyIdentityStrings> = { en, tr };
 /** Tries of POST /session while the kit answers "ask again shortly" (409 or a short 429). */
 const MAX_START_ATTEMPTS = 4;
 /** A longer Retry-After on POST /session is shown as an error with a retry, not a long spinner. */
@@ -166,15 +165,16 @@ export class VerifyIdentity extends LitElement {
    * asks again after Retry-After.
    */
   async start(restart = false): Promise<void> {
-    const call = ++this.#call;
-    this.#follower.stop();
     this._view = 'starting';
-    this.#phase = '';
     this._session = undefined;
-    await this.#create(call, restart ? { restart } : {});
+    await this.#create(restart ? { restart } : {});
   }
 
-  async #create(call: number, body: SessionRequestBody): Promise<void> {
+  /** POST /session; supersedes any call and any following still under way. */
+  async #create(body: SessionRequestBody): Promise<void> {
+    const call = ++this.#call;
+    this.#follower.stop();
+    this.#phase = '';
     for (let attempt = 1; ; attempt++) {
       let session: SessionResponseBody;
       try {
@@ -202,13 +202,10 @@ export class VerifyIdentity extends LitElement {
 
   /** Has the kit send the session's link to `value` (a new session for that contact). */
   async #send(channel: SendLinkChannel, value: string): Promise<void> {
-    const call = ++this.#call;
     this.#sentAt = Date.now();
     this._now = this.#sentAt;
     const sendTo = channel === 'email' ? { email: value } : { phoneNumber: value };
-    this.#follower.stop();
-    this.#phase = '';
-    await this.#create(call, { restart: true, sendTo });
+    await this.#create({ restart: true, sendTo });
   }
 
   #base(): string {
@@ -217,12 +214,18 @@ export class VerifyIdentity extends LitElement {
 
   /** `en` or `tr`: the `locale` property, else the document's `lang`, else `en`. */
   #lang(): Locale {
-    const lang = (this.locale || globalThis.document?.documentElement.lang || '').slice(0, 2).toLowerCase();
-    return Object.hasOwn(TABLES, lang) ? (lang as Locale) : 'en';
+    return localeOf(this.locale || globalThis.document?.documentElement.lang || '');
   }
 
   #t(): VerifyIdentityStrings {
-    return { ...TABLES[this.#lang()], ...this.strings };
+    return { ...stringsOf(this.#lang()), ...this.strings };
+  }
+
+  /** Renders only once the locale's strings are loaded: never a flash of English, announced. */
+  protected override async scheduleUpdate(): Promise<void> {
+    const lang = this.#lang();
+    if (!hasStrings(lang)) await loadStrings(lang);
+    super.scheduleUpdate();
   }
 
   #apply({ phase, status, expiresAt }: StatusResponseBody): void {
@@ -235,8 +238,12 @@ export class VerifyIdentity extends LitElement {
     if (isFinalPhase(phase)) emit(this, phase, detail);
   }
 
-  #fail(error: unknown): void {
+  async #fail(error: unknown): Promise<void> {
     this.#follower.stop();
+    const call = this.#call;
+    const lang = this.#lang();
+    if (!hasStrings(lang)) await loadStrings(lang);
+    if (call !== this.#call) return;
     const { code, status } = error instanceof RequestError ? error : new RequestError('UNEXPECTED', -1);
     const t = this.#t();
     const message =
@@ -305,7 +312,7 @@ export class VerifyIdentity extends LitElement {
   protected override render(): TemplateResult {
     const t = this.#t();
     const [title, tone, body] = this.#content(t);
-    return html`<div part="base" lang=${this.#lang()}>
+    return html`<div part="base" lang=${shownLocale(this.#lang())}>
       <div role="status" class="row">
         ${tone === 'busy' ? html`<span class="spinner"></span>` : nothing}
         <p part="title" class=${tone} tabindex="-1">${title}</p>
@@ -318,15 +325,12 @@ export class VerifyIdentity extends LitElement {
     const button = (label: string, onClick: () => void, part = '', secondary = false) =>
       html`<button part="button ${part}" class=${secondary ? 'secondary' : ''} @click=${onClick}>${label}</button>`;
     const text = (s: string) => html`<p part="text" class="muted">${s}</p>`;
-    const restart = (label: string, part = '') =>
-      html`<div>${button(label, () => this.start(true), part)}</div>`;
+    /** The view's one action: `start(restart)` (the kit resumes the bound session unless `restart`). */
+    const action = (label: string, restart: boolean, part = '') =>
+      html`<div>${button(label, () => this.start(restart), part)}</div>`;
     switch (this._view) {
       case 'idle':
-        return [
-          t.idleTitle,
-          '',
-          [text(t.idleText), html`<div>${button(t.start, () => this.start(), 'start')}</div>`],
-        ];
+        return [t.idleTitle, '', [text(t.idleText), action(t.start, false, 'start')]];
       case 'starting':
         return [t.startingTitle, 'busy', nothing];
       case 'awaiting_user':
@@ -341,7 +345,7 @@ export class VerifyIdentity extends LitElement {
         return [
           t.rejectedTitle,
           'bad',
-          [text(t.rejectedText), restart(t.retry, 'retry'), html`<slot name="rejected"></slot>`],
+          [text(t.rejectedText), action(t.retry, true, 'retry'), html`<slot name="rejected"></slot>`],
         ];
       case 'resubmission_required':
         return [
@@ -358,15 +362,12 @@ export class VerifyIdentity extends LitElement {
           ],
         ];
       case 'expired':
-        return [t.expiredTitle, 'bad', [text(t.expiredText), restart(t.newSession)]];
+        return [t.expiredTitle, 'bad', [text(t.expiredText), action(t.newSession, true)]];
       default:
         return [
           t.errorTitle,
           'bad',
-          [
-            text(this._error?.message ?? t.errorGeneric),
-            html`<div>${button(t.retry, () => this.start(), 'retry')}</div>`,
-          ],
+          [text(this._error?.message ?? t.errorGeneric), action(t.retry, false, 'retry')],
         ];
     }
   }
@@ -376,7 +377,7 @@ export class VerifyIdentity extends LitElement {
     if (!session) return nothing;
     return awaitingView({
       t,
-      lang: this.#lang(),
+      lang: shownLocale(this.#lang()),
       base: this.#base(),
       session,
       timeLeft: this.#timeLeft(),

@@ -3,34 +3,23 @@ import { css } from 'lit';
 // Colours meet WCAG AA (4.5:1 for text) on the default background in light and dark.
 export const styles = css`
   :host {
-    --_bg: var(--verify-identity-background, #fff);
-    --_fg: var(--verify-identity-color, #1b1b1f);
-    --_muted: var(--verify-identity-muted-color, #44474f);
-    --_accent: var(--verify-identity-accent, #0b57d0);
-    --_on-accent: var(--verify-identity-on-accent, #fff);
-    --_ok: var(--verify-identity-success, #146c2e);
-    --_bad: var(--verify-identity-danger, #b3261e);
-    --_line: var(--verify-identity-border, #74777f);
-    --_focus: var(--verify-identity-focus-ring, #0b57d0);
+    --_bg: var(--verify-identity-background, light-dark(#fff, #1b1b1f));
+    --_fg: var(--verify-identity-color, light-dark(#1b1b1f, #e4e2e6));
+    --_muted: var(--verify-identity-muted-color, light-dark(#44474f, #c4c6d0));
+    --_accent: var(--verify-identity-accent, light-dark(#0b57d0, #a8c7fa));
+    --_on-accent: var(--verify-identity-on-accent, light-dark(#fff, #062e6f));
+    --_ok: var(--verify-identity-success, light-dark(#146c2e, #6dd58c));
+    --_bad: var(--verify-identity-danger, light-dark(#b3261e, #ffb4ab));
+    --_line: var(--verify-identity-border, light-dark(#74777f, #8e9099));
+    --_focus: var(--verify-identity-focus-ring, light-dark(#0b57d0, #a8c7fa));
     --_radius: var(--verify-identity-radius, 12px);
     --_space: var(--verify-identity-spacing, 16px);
+    /* light-dark() above follows the person's preference, as prefers-color-scheme does. */
+    color-scheme: light dark;
     display: block;
     max-width: 28rem;
     color: var(--_fg);
     font: 1rem/1.5 var(--verify-identity-font, system-ui, sans-serif);
-  }
-  @media (prefers-color-scheme: dark) {
-    :host {
-      --_bg: var(--verify-identity-background, #1b1b1f);
-      --_fg: var(--verify-identity-color, #e4e2e6);
-      --_muted: var(--verify-identity-muted-color, #c4c6d0);
-      --_accent: var(--verify-identity-accent, #a8c7fa);
-      --_on-accent: var(--verify-identity-on-accent, #062e6f);
-      --_ok: var(--verify-identity-success, #6dd58c);
-      --_bad: var(--verify-identity-danger, #ffb4ab);
-      --_line: var(--verify-identity-border, #8e9099);
-      --_focus: var(--verify-identity-focus-ring, #a8c7fa);
-    }
   }
   :host([hidden]) {
     display: none;

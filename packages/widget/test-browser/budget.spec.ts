@@ -3,23 +3,31 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 
-const STANDALONE = fileURLToPath(new URL('../dist/verify-identity.standalone.js', import.meta.url));
+/** The ceiling today (11,721 B measured), so that nothing grows unnoticed. */
+const BUDGET = 11_800;
 /**
- * The ceiling today (12,501 B measured with every state and feature of issue 13), so that nothing
- * grows unnoticed. Issue 13's goal is 10,240 B (GOAL below): not met yet, the issue stays open.
+ * Issue 13's goal: the standalone module, Lit and every feature included, in 10 KiB min+gzip. Not
+ * met yet (Lit alone is ≈ 5.5 KB of it): printed, not asserted, and the issue stays open.
  */
-const BUDGET = 12_800;
 const GOAL = 10 * 1024;
+/** The strings of a locale other than `en`, a file loaded only when that locale is shown. */
+const LOCALE_BUDGET = 1200;
 
-// No browser needed: the size of the self-contained module as a <script type="module"> loads it.
-test('the standalone module stays within its budget (min+gzip)', () => {
-  const code = readFileSync(STANDALONE);
-  const gzipped = gzipSync(code, { level: 9 }).length;
-  const kib = (n: number) => `${(n / 1024).toFixed(2)} KiB`;
-  console.log(
-    `verify-identity.standalone.js: ${kib(code.length)} minified, ${kib(gzipped)} (${gzipped} B) min+gzip; ` +
-      `budget ${kib(BUDGET)} (${BUDGET} B), goal ${kib(GOAL)} (${GOAL} B)`,
-  );
+const gzipped = (file: string) => {
+  const code = readFileSync(fileURLToPath(new URL(`../dist/${file}`, import.meta.url)));
   expect(code.toString()).not.toMatch(/\beval\(|new Function\(/);
-  expect(gzipped).toBeLessThanOrEqual(BUDGET);
+  const bytes = gzipSync(code, { level: 9 }).length;
+  console.log(`${file}: ${code.length} B minified, ${bytes} B min+gzip`);
+  return bytes;
+};
+
+// No browser needed: the sizes of the files as a <script type="module"> loads them.
+test('the standalone module stays within its budget (min+gzip)', () => {
+  const bytes = gzipped('verify-identity.standalone.js');
+  console.log(`budget ${BUDGET} B, goal ${GOAL} B`);
+  expect(bytes).toBeLessThanOrEqual(BUDGET);
+});
+
+test('the Turkish strings, loaded on demand, stay within theirs', () => {
+  expect(gzipped('verify-identity.strings.tr.js')).toBeLessThanOrEqual(LOCALE_BUDGET);
 });

@@ -81,3 +81,33 @@ test('error messages, and the error event, are in the element language', async (
     message: tr.errorUnavailable,
   });
 });
+
+test('only the strings of the locale shown are downloaded: English ships inside, Turkish on demand', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  await page.goto(stub.page({ attrs: FAST, lang: 'en' }));
+  await page.getByRole('button', { name: en.start }).click();
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  expect(stub.scripts).toEqual(['verify-identity.standalone.js']);
+  await widget.evaluate((el) => el.setAttribute('locale', 'tr'));
+  await expect(title(widget)).toHaveText(tr.awaitingTitle);
+  expect(stub.scripts).toEqual(['verify-identity.standalone.js', 'verify-identity.strings.tr.js']);
+});
+
+test('a locale whose strings cannot be loaded is shown in English, never blank', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  await page.route('**/verify-identity.strings.tr.js', (route) => route.abort());
+  await page.goto(stub.page({ attrs: FAST, lang: 'tr' }));
+  await expect(title(widget)).toHaveText(en.idleTitle);
+  // Marked as English (screen readers pronounce it so), while the app is still asked for Turkish.
+  await expect(widget.locator('[part~="base"]')).toHaveAttribute('lang', 'en');
+  await page.getByRole('button', { name: en.start }).click();
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await expect(widget.locator('[part~="time"]')).toHaveText('Time left: 30 minutes');
+  expect(JSON.parse(stub.calls('/identity/session')[0]?.body ?? '')).toEqual({ locale: 'tr' });
+});

@@ -11,7 +11,9 @@ import {
   type StatusResponseBody,
 } from '@verify-kit/protocol';
 
-const STANDALONE = fileURLToPath(new URL('../dist/verify-identity.standalone.js', import.meta.url));
+const DIST = new URL('../dist/', import.meta.url);
+/** The standalone module and the chunks it loads on demand (the strings of other locales). */
+const BUILT = /^\/(verify-identity\.[\w.]+\.js)$/;
 const CODES = ['K7QM4XRT', 'P9WN3HJE', 'C4VB8ZDF', 'T2RX6MWQ'];
 
 /**
@@ -80,6 +82,8 @@ export class StubServer {
   readonly sessionReplies: Reply[] = [];
   readonly statusReplies: Reply[] = [];
   readonly log: LoggedRequest[] = [];
+  /** The built files the page loaded, in order (e.g. `verify-identity.strings.tr.js`). */
+  readonly scripts: string[] = [];
   inFlight = 0;
   maxInFlight = 0;
   /** Cut every API call without an answer (the browser sees a network error; it may retry once). */
@@ -162,9 +166,13 @@ export class StubServer {
       });
       return void res.end(html);
     }
-    if (path === '/verify-identity.standalone.js') {
+    const built = BUILT.exec(path)?.[1];
+    if (built) {
+      const file = await readFile(fileURLToPath(new URL(built, DIST))).catch(() => undefined);
+      if (!file) return void res.writeHead(404).end();
+      this.scripts.push(built);
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
-      return void res.end(await readFile(STANDALONE));
+      return void res.end(file);
     }
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     if (path === '/elsewhere') {

@@ -1,0 +1,46 @@
+import { createVerifyKit } from '@verify-kit/express';
+import { createRedisStatusBus } from '@verify-kit/express/redis';
+import { RedisStore } from 'connect-redis';
+import express from 'express';
+import session from 'express-session';
+import { createClient } from 'redis';
+
+const redis = createClient({ url: process.env.REDIS_URL }); // e.g. redis://:password@10.0.0.5:6379
+redis.on('error', (error) => console.error('redis:', error.message)); // node-redis needs a listener
+await redis.connect();
+
+const bus = createRedisStatusBus({ client: redis }); // its own subscriber connection: redis.duplicate()
+await bus.ready(); // optional: until then hints reach this instance only
+
+const kit = createVerifyKit({
+  baseUrl: process.env.IDV_BASE_URL!,
+  apiKey: process.env.IDV_API_KEY!,
+  workflowId: 'default',
+  webhookSecret: process.env.IDV_WEBHOOK_SECRET,
+  statusBus: bus,
+  replayStore: bus.replayStore,
+});
+
+const app = express();
+app.set('trust proxy', 1); // behind the load balancer (Origin checks use X-Forwarded-Host)
+app.use(
+  session({
+    store: new RedisStore({ client: redis, prefix: 'sess:' }),
+    secret: process.env.SESSION_SECRET!, // the same on every instance
+    resave: false,
+    saveUninitialized: false,
+    cookie: { httpOnly: true, secure: true, sameSite: 'lax' },
+  }),
+);
+app.use('/identity', kit.router);
+app.get('/account', kit.requireApproved({ redirectTo: '/verify' }), (_req, res) => res.send('welcome'));
+
+const server = app.listen(Number(process.env.PORT ?? 3000));
+process.on('SIGTERM', async () => {
+  await kit.close();
+  await bus.close(); // closes the subscriber (and the client it opened from `url`, not yours)
+  server.close();
+  await redis.close();
+});
+
+export { redis, server };
