@@ -95,11 +95,20 @@ export async function expectGateOpen(page: Page, navigate = true): Promise<void>
   await expect(page.locator('#account-state')).toContainText('Your identity is verified');
 }
 
+/**
+ * A GET on the demo's JSON API from the test runner (not the page). Playwright's own HTTP client
+ * keeps sockets alive, and the demo closes an idle one after 5 s (keepAliveTimeout): a request sent
+ * into that close gets ECONNRESET, which a browser retries by itself. So does this (GET only).
+ */
+export function apiGet(request: APIRequestContext, path: string) {
+  return request.get(path, { maxRetries: 2 });
+}
+
 /** The account page stays shut: a navigation is sent back to /verify, the JSON API answers 403. */
 export async function expectGateShut(page: Page): Promise<void> {
   await page.goto('/account');
   await expect(page).toHaveURL(/\/verify(\?|$)/);
-  const api = await page.request.get('/api/demo/account');
+  const api = await apiGet(page.request, '/api/demo/account');
   expect(api.status()).toBe(403);
 }
 
@@ -110,10 +119,10 @@ export interface BoundIds {
 
 /** The verification bound to this browser session, as the demo's own API tells the page. */
 export async function boundIds(request: APIRequestContext): Promise<BoundIds> {
-  const simulator = await request.get('/api/demo/simulator-url');
+  const simulator = await apiGet(request, '/api/demo/simulator-url');
   expect(simulator.status()).toBe(200);
   const { url } = (await simulator.json()) as { url: string };
-  const activity = await request.get('/api/demo/activity');
+  const activity = await apiGet(request, '/api/demo/activity');
   const { identificationId } = (await activity.json()) as { identificationId: string };
   return { verificationSessionId: url.split('/').pop() ?? '', identificationId };
 }
@@ -127,7 +136,7 @@ export interface ActivityEntry {
 }
 
 export async function activity(request: APIRequestContext): Promise<ActivityEntry[]> {
-  const response = await request.get('/api/demo/activity');
+  const response = await apiGet(request, '/api/demo/activity');
   return ((await response.json()) as { entries: ActivityEntry[] }).entries;
 }
 

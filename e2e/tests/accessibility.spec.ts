@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
-import { expectPhase, phone, signIn } from '../support/flow.js';
+import { apiGet, expectPhase, phone, signIn } from '../support/flow.js';
 
 /*
  * Issue 13: what a person on a phone, on a keyboard or in dark mode relies on. axe runs inside real
@@ -59,6 +59,6 @@ test('the skip link is the first stop of the keyboard and leads to the content',
 test('repeated status reads show as one row with a count', async ({ page }) => {
   await signIn(page);
   await expectPhase(page, 'awaiting_user');
-  for (let i = 0; i < 3; i++) expect((await page.request.get('/api/demo/account')).status()).toBe(403);
+  for (let i = 0; i < 3; i++) expect((await apiGet(page.request, '/api/demo/account')).status()).toBe(403);
   await expect(page.locator('#activity')).toContainText(/Status read, kit → service ×\d+/);
 });

@@ -2,6 +2,7 @@ import { startDemo } from '@verify-kit/demo';
 import { expect, test } from '../support/fixtures.js';
 import {
   activity,
+  apiGet,
   boundIds,
   continueToAccount,
   expectGateOpen,
@@ -50,7 +51,7 @@ test('the gate re-reads on every visit: a decision changed after approval is hon
   await expect(widget(page).locator('[part="title"]')).toHaveText('We could not verify your identity');
   await expect(page.locator('#account-state')).toHaveCount(0);
   await expect.poll(() => upstreamReads(page)).toBeGreaterThan(readsBeforeVisit);
-  expect((await page.request.get('/api/demo/account')).status()).toBe(403);
+  expect((await apiGet(page.request, '/api/demo/account')).status()).toBe(403);
   await snap(page, 'verify-approval-revoked');
 
   // And the other way round: an approval given again opens the gate on the next visit.
@@ -109,7 +110,7 @@ test('the upstream down: a clear error, and the gate stays shut', async ({ brows
     );
     await expect(page.locator('body')).not.toContainText('Your identity is verified');
     await snap(page, 'account-upstream-down');
-    expect((await page.request.get('/api/demo/account')).status()).toBe(503);
+    expect((await apiGet(page.request, '/api/demo/account')).status()).toBe(503);
 
     // The verify page says the same in the widget.
     await page.goto('/verify');

@@ -1,5 +1,6 @@
 import { expect, test } from '../support/fixtures.js';
 import {
+  apiGet,
   boundIds,
   continueToAccount,
   expectGateShut,
@@ -61,7 +62,7 @@ test('expiry: the session runs out, the gate stays shut, a new session gets thro
   await phone(page).getByTestId('document-submit').click();
   await expect(phone(page).getByTestId('step-expired')).toBeVisible();
   await snap(page, 'verify-expired');
-  expect((await page.request.get('/api/demo/account')).status()).toBe(403);
+  expect((await apiGet(page.request, '/api/demo/account')).status()).toBe(403);
 
   // The widget offers a new session; the gate stays shut until that one is approved.
   await widget(page).getByRole('button', { name: 'Start a new verification' }).click();
