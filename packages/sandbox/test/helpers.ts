@@ -1,5 +1,5 @@
 import { createSandboxControl, type SandboxControl } from '../src/control.js';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../src/index.js';
+import { type Sandbox, type SandboxOptions, startSandbox, TEST_DOCUMENTS } from '../src/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field in assertions
 export type Json = any;
@@ -41,14 +41,8 @@ export interface CreatedSession {
   expiresAt: string;
 }
 
-export const SEYMA = {
-  type: 'I',
-  number: 'A12F34567',
-  personalNumber: '10000000146',
-  givenName: 'ŞEYMA',
-  surname: 'IŞIK',
-  country: 'TUR',
-};
+/** The document the harness submits unless told otherwise: the simulator's Turkish ID card of ŞEYMA IŞIK. */
+export const SEYMA = TEST_DOCUMENTS.find((d) => d.id === 'tr-id-card')!.document;
 
 export async function harness(options: SandboxOptions = {}): Promise<Harness> {
   const sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0, ...options });

@@ -52,7 +52,7 @@ describe('GET /api/v1/identifications/:id', () => {
   });
 });
 
-describe('POST /api/v1/identifications/:id/verify', () => {
+describe('POST /api/v1/identifications/:id/verify: refusals', () => {
   it('answers 403 FORBIDDEN without or with a wrong key', async () => {
     const s = await h.createSession();
     for (const key of [null, 'wrong']) {
@@ -93,6 +93,22 @@ describe('POST /api/v1/identifications/:id/verify', () => {
     expect(res.body.error.code).toBe('INVALID_REQUEST');
   });
 
+  it('405 for another method', async () => {
+    const s = await h.createSession();
+    const res = await h.request('GET', `/api/v1/identifications/${s.identificationId}/verify`);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers 400 IDENTIFICATION_ID_MISSING for /identifications//verify (after the key check)', async () => {
+    const res = await verify('', { type: 'DOCUMENT_TYPE', value: 'I' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('IDENTIFICATION_ID_MISSING');
+    expect((await verify('', { type: 'DOCUMENT_TYPE', value: 'I' }, null)).status).toBe(403);
+  });
+});
+
+describe('POST /api/v1/identifications/:id/verify: the answer', () => {
   it('answers { verified: false } for every type before a document was submitted', async () => {
     const s = await h.createSession({ sendOTP: false, email: 'seyma@example.com' });
     for (const [type, value] of [
@@ -152,19 +168,5 @@ describe('POST /api/v1/identifications/:id/verify', () => {
     ).toEqual({
       verified: false,
     });
-  });
-
-  it('405 for another method', async () => {
-    const s = await h.createSession();
-    const res = await h.request('GET', `/api/v1/identifications/${s.identificationId}/verify`);
-    expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('POST');
-  });
-
-  it('answers 400 IDENTIFICATION_ID_MISSING for /identifications//verify (after the key check)', async () => {
-    const res = await verify('', { type: 'DOCUMENT_TYPE', value: 'I' });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('IDENTIFICATION_ID_MISSING');
-    expect((await verify('', { type: 'DOCUMENT_TYPE', value: 'I' }, null)).status).toBe(403);
   });
 });

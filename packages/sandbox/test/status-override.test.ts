@@ -20,7 +20,7 @@ async function approved() {
   return s;
 }
 
-describe('POST /sandbox/identifications/:id/status (the control override)', () => {
+describe('POST /sandbox/identifications/:id/status (the control override): sets any status', () => {
   it('revokes an approval: APPROVED -> REJECTED, read back through /api/v1', async () => {
     const s = await approved();
     const res = await setStatus(s.identificationId, { status: 'REJECTED' });
@@ -54,7 +54,9 @@ describe('POST /sandbox/identifications/:id/status (the control override)', () =
     expect(submit.status).toBe(409);
     expect(submit.body.error.code).toBe('SUBMISSION_NOT_ALLOWED');
   });
+});
 
+describe('POST /sandbox/identifications/:id/status: with submissions, reviews and expiry', () => {
   it('RESUBMISSION_REQUIRED reopens submissions after a final decision', async () => {
     const s = await approved();
     await setStatus(s.identificationId, { status: 'RESUBMISSION_REQUIRED' });
@@ -101,7 +103,9 @@ describe('POST /sandbox/identifications/:id/status (the control override)', () =
       await t.sandbox.close();
     }
   });
+});
 
+describe('POST /sandbox/identifications/:id/status: refusals', () => {
   it('needs the key: 401 UNAUTHORIZED without it or with a wrong one, status unchanged', async () => {
     const s = await approved();
     for (const key of [null, 'wrong-key']) {

@@ -24,7 +24,7 @@ async function setup(answer?: (n: number) => number, extra: object = {}) {
   return { h, r, secret };
 }
 
-describe('webhooks (docs/architecture.md, decision 13)', () => {
+describe('webhooks: the events of a verification (docs/architecture.md, decision 13)', () => {
   it('delivers signed events through the whole lifecycle, each verified by the client', async () => {
     const { h, r } = await setup();
     const s = await h.createSession();
@@ -82,7 +82,9 @@ describe('webhooks (docs/architecture.md, decision 13)', () => {
       types.indexOf('identification.resubmission_required'),
     );
   });
+});
 
+describe('webhooks: the events of the control API and of expiry', () => {
   it('sends the signed event of a control-API status change (an approval revoked)', async () => {
     const { h, r } = await setup();
     const s = await h.createSession();
@@ -120,7 +122,9 @@ describe('webhooks (docs/architecture.md, decision 13)', () => {
     );
     expect(JSON.parse(cancelled.body).data.verificationSessionId).toBe(s.id);
   });
+});
 
+describe('webhooks: delivery', () => {
   it('retries a failed delivery with the same webhook-id until it succeeds, and logs every attempt', async () => {
     // The receiver fails the first two requests it gets, whatever they are.
     const { h, r } = await setup((n) => (n <= 2 ? 503 : 204));
