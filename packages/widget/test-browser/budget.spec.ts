@@ -3,11 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 
-/** The ceiling today (11,721 B measured), so that nothing grows unnoticed. */
-const BUDGET = 11_800;
+/** The ceiling today (11,314 B measured: Lit 5,490 B, ours 5,824 B), so nothing grows unnoticed. */
+const BUDGET = 11_400;
 /**
  * Issue 13's goal: the standalone module, Lit and every feature included, in 10 KiB min+gzip. Not
- * met yet (Lit alone is ≈ 5.5 KB of it): printed, not asserted, and the issue stays open.
+ * met yet (what is left is unique content: our styles, English strings, views): printed, not
+ * asserted, and the issue stays open.
  */
 const GOAL = 10 * 1024;
 /** The strings of a locale other than `en`, a file loaded only when that locale is shown. */
