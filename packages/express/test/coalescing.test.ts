@@ -1,146 +1,115 @@
 import { generateWebhookSecret } from '@verify-kit/client';
-import {
-  Browser,
-  capturingLogger,
-  deliverWebhook,
-  expectKeyNeverLeaked,
-  type FakeUpstream,
-  listen,
-  startFakeUpstream,
-  until,
-} from '@verify-kit/testkit';
-import express from 'express';
-import session from 'express-session';
+import { Browser, expectKeyNeverLeaked, type FakeUpstream, until } from '@verify-kit/testkit';
+import type express from 'express';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  createVerifyKit,
-  type ErrorResponseBody,
-  type SessionResponseBody,
-  type StatusResponseBody,
-} from '../src/index.js';
-import { startApp, withFakeUpstreamApp } from './support/app.js';
-import { startWebhookedApp } from './support/fixtures.js';
+import type { ErrorResponseBody, SessionResponseBody, StatusResponseBody } from '../src/index.js';
+import { type AppSetup, signedInUser, type TestApp, withFakeUpstreamApp } from './support/app.js';
+import { changeStatusOn, startVerificationOn, startWebhookedApp } from './support/fixtures.js';
 import { submitDocument } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_coalesce_0b7d44e1aa';
 afterAll(() => expectKeyNeverLeaked(API_KEY));
 
-/** The app's test sign-in (`/login?user=…`) as the account. */
-const userOf = (req: express.Request) => (req.session as unknown as { user?: string }).user;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The fake upstream holds session creations until the returned function is called. */
-function holdCreation(upstream: FakeUpstream): () => void {
+/**
+ * Sends `start()`'s requests while the fake upstream holds the first session creation, and lets it
+ * answer once they had time to arrive: the requests overlap for sure.
+ */
+async function startTogether<T>(upstream: FakeUpstream, start: () => Promise<T>[]): Promise<T[]> {
   let release!: () => void;
   upstream.holdCreate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  return () => {
-    release();
-    upstream.holdCreate = undefined;
-  };
+  const responses = Promise.all(start());
+  await until(() => upstream.created.length === 1);
+  await sleep(50);
+  release();
+  upstream.holdCreate = undefined;
+  return responses;
+}
+
+/** A browser whose verification the fake upstream approved; the kit has not read it yet. */
+async function approvedBrowser(app: TestApp, upstream: FakeUpstream): Promise<Browser> {
+  const browser = app.browser();
+  upstream.statuses.set(await startVerificationOn(upstream, browser), 'APPROVED');
+  return browser;
 }
 
 describe('single-flight status reads', () => {
   it('100 concurrent gated requests of one user cause exactly 1 upstream read', async () => {
-    const upstream = await startFakeUpstream();
-    const kit = createVerifyKit({
-      baseUrl: upstream.url,
-      apiKey: API_KEY,
-      workflowId: 'default',
-      logger: capturingLogger(),
-    });
-    const app = express();
-    app.use(session({ secret: 's', resave: false, saveUninitialized: false }));
-    app.use('/identity', kit.router);
     let arrived = 0;
     let passed = 0;
-    const countArrival: express.RequestHandler = (_req, _res, next) => {
-      arrived++;
-      next();
-    };
-    app.get('/gated', countArrival, kit.requireApproved(), (_req, res) => {
-      passed++;
-      res.json({ ok: true });
-    });
-    const server = await listen(app);
-    try {
-      const browser = new Browser(server.url);
-      await browser.post('/identity/session');
-      upstream.statuses.set(upstream.lastIdentificationId(), 'APPROVED');
-      const cookieBefore = browser.cookieHeader;
-
-      // The upstream holds its answer until every request reached the gate.
-      let release!: () => void;
-      upstream.hold = new Promise<void>((resolve) => {
-        release = resolve;
+    const routes: AppSetup['routes'] = (app, kit) => {
+      const countArrival: express.RequestHandler = (_req, _res, next) => {
+        arrived++;
+        next();
+      };
+      app.get('/gated', countArrival, kit.requireApproved(), (_req, res) => {
+        passed++;
+        res.json({ ok: true });
       });
-      upstream.reads = 0;
-      const responses = Promise.all(Array.from({ length: 100 }, () => browser.get('/gated')));
-      await until(() => arrived === 100);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      release();
-      const all = await responses;
+    };
+    await withFakeUpstreamApp(
+      { apiKey: API_KEY },
+      async (app, upstream) => {
+        const browser = await approvedBrowser(app, upstream);
+        const cookieBefore = browser.cookieHeader;
 
-      expect(upstream.reads).toBe(1);
-      expect(all.map((res) => res.status)).toEqual(Array(100).fill(200));
-      expect(passed).toBe(100);
-      // First approval: one regeneration, sent on one response only (never handed to another request).
-      const renewed = all.filter((res) => String(res.headers['set-cookie'] ?? '').includes('connect.sid='));
-      expect(renewed).toHaveLength(1);
-      expect(browser.cookieHeader).not.toBe(cookieBefore);
-      expect((await browser.get('/gated')).status).toBe(200);
-    } finally {
-      await kit.close();
-      await server.close();
-      await upstream.close();
-    }
+        // The upstream holds its answer until every request reached the gate.
+        let release!: () => void;
+        upstream.hold = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        upstream.reads = 0;
+        const responses = Promise.all(Array.from({ length: 100 }, () => browser.get('/gated')));
+        await until(() => arrived === 100);
+        await sleep(20);
+        release();
+        const all = await responses;
+
+        expect(upstream.reads).toBe(1);
+        expect(all.map((res) => res.status)).toEqual(Array(100).fill(200));
+        expect(passed).toBe(100);
+        // First approval: one regeneration, sent on one response only (never handed to another request).
+        const renewed = all.filter((res) => String(res.headers['set-cookie'] ?? '').includes('connect.sid='));
+        expect(renewed).toHaveLength(1);
+        expect(browser.cookieHeader).not.toBe(cookieBefore);
+        expect((await browser.get('/gated')).status).toBe(200);
+      },
+      { routes },
+    );
   });
 
   it('maxAgeMs lets the gate reuse a recent read; 0 reads every time', async () => {
-    const upstream = await startFakeUpstream();
-    const kit = createVerifyKit({
-      baseUrl: upstream.url,
-      apiKey: API_KEY,
-      workflowId: 'default',
-      logger: capturingLogger(),
-    });
-    const app = express();
-    app.use(session({ secret: 's', resave: false, saveUninitialized: false }));
-    app.use('/identity', kit.router);
-    app.get('/fresh', kit.requireApproved(), (_req, res) => res.json({}));
-    app.get('/cached', kit.requireApproved({ maxAgeMs: 60_000 }), (_req, res) => res.json({}));
-    const server = await listen(app);
-    try {
-      const browser = new Browser(server.url);
-      await browser.post('/identity/session');
-      upstream.statuses.set(upstream.lastIdentificationId(), 'APPROVED');
-      upstream.reads = 0;
-      for (let i = 0; i < 3; i++) expect((await browser.get('/fresh')).status).toBe(200);
-      expect(upstream.reads).toBe(3);
-      for (let i = 0; i < 3; i++) expect((await browser.get('/cached')).status).toBe(200);
-      expect(upstream.reads).toBe(3);
-    } finally {
-      await kit.close();
-      await server.close();
-      await upstream.close();
-    }
+    await withFakeUpstreamApp(
+      { apiKey: API_KEY },
+      async (app, upstream) => {
+        const browser = await approvedBrowser(app, upstream);
+        upstream.reads = 0;
+        for (let i = 0; i < 3; i++) expect((await browser.get('/api/data')).status).toBe(200);
+        expect(upstream.reads).toBe(3);
+        for (let i = 0; i < 3; i++) expect((await browser.get('/cached')).status).toBe(200);
+        expect(upstream.reads).toBe(3);
+      },
+      {
+        routes: (app, kit) =>
+          app.get('/cached', kit.requireApproved({ maxAgeMs: 60_000 }), (_req, res) => res.json({})),
+      },
+    );
   });
 });
 
 describe('single-flight session creation', () => {
   it('tabs of one browser session starting at the same moment: one creates, the others are told to ask again', async () => {
     await withFakeUpstreamApp({ apiKey: API_KEY }, async (app, upstream) => {
-      const signedIn = app.browser();
-      await signedIn.post('/login?user=ada');
+      const signedIn = await app.signedIn('ada');
       const cookieBefore = signedIn.cookieHeader;
       // Each tab sends the same cookie and keeps what its own response sets.
       const tabs = Array.from({ length: 5 }, () => new Browser(app.url, signedIn.cookies.clone()));
-      const release = holdCreation(upstream);
-      const responses = Promise.all(tabs.map((tab) => tab.post<SessionResponseBody>('/identity/session')));
-      await until(() => upstream.created.length === 1);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      release();
-      const all = await responses;
+      const all = await startTogether(upstream, () =>
+        tabs.map((tab) => tab.post<SessionResponseBody>('/identity/session')),
+      );
 
       expect(all.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409]);
       expect(upstream.created).toHaveLength(1);
@@ -165,17 +134,11 @@ describe('single-flight session creation', () => {
   });
 
   it('tabs of one signed-in account starting at the same moment share one upstream session', async () => {
-    await withFakeUpstreamApp({ apiKey: API_KEY, accountOf: userOf }, async (app, upstream) => {
-      const devices = [app.browser(), app.browser(), app.browser()];
-      for (const device of devices) await device.post('/login?user=ada');
-      const release = holdCreation(upstream);
-      const responses = Promise.all(
+    await withFakeUpstreamApp({ apiKey: API_KEY, accountOf: signedInUser }, async (app, upstream) => {
+      const devices = [await app.signedIn('ada'), await app.signedIn('ada'), await app.signedIn('ada')];
+      const all = await startTogether(upstream, () =>
         devices.map((device) => device.post<SessionResponseBody>('/identity/session')),
       );
-      await until(() => upstream.created.length === 1);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      release();
-      const all = await responses;
       expect(all.map((res) => res.status)).toEqual([201, 201, 201]);
       expect(new Set(all.map((res) => res.json.qrCodeUrl)).size).toBe(1);
       expect(upstream.created).toHaveLength(1);
@@ -183,9 +146,8 @@ describe('single-flight session creation', () => {
   });
 
   it('a failed creation fails every waiting tab of the account, and the next attempt starts afresh', async () => {
-    await withFakeUpstreamApp({ apiKey: API_KEY, accountOf: userOf }, async (app, upstream) => {
-      const first = app.browser();
-      await first.post('/login?user=ada');
+    await withFakeUpstreamApp({ apiKey: API_KEY, accountOf: signedInUser }, async (app, upstream) => {
+      const first = await app.signedIn('ada');
       const tabs = Array.from({ length: 3 }, () => new Browser(app.url, first.cookies.clone()));
       upstream.mode = '500';
       const failed = await Promise.all(
@@ -199,10 +161,12 @@ describe('single-flight session creation', () => {
       expect(upstream.created).toHaveLength(1);
     });
   });
+});
+
+describe('the session id renewed when a verification starts', () => {
   it('a request still carrying the pre-verification cookie keeps its sign-in, but sees no verification', async () => {
     await withFakeUpstreamApp({ apiKey: API_KEY }, async (app) => {
-      const tab = app.browser();
-      await tab.post('/login?user=ada');
+      const tab = await app.signedIn('ada');
       // A request of the same page that left before POST /session answered (it holds the old cookie).
       const inFlight = new Browser(app.url, tab.cookies.clone());
       expect((await tab.post('/identity/session')).status).toBe(201);
@@ -214,32 +178,22 @@ describe('single-flight session creation', () => {
   });
 });
 
-describe('long-polls', () => {
+describe('long-polls of one verification', () => {
   it('4 tabs of one user share the reads, a 5th is told to wait, and a signed webhook wakes them all with one read', async () => {
     const secret = generateWebhookSecret();
-    const upstream = await startFakeUpstream();
     // A poll interval longer than the wait: only the webhook can wake the tabs.
-    const app = await startApp({
-      baseUrl: upstream.url,
-      apiKey: API_KEY,
-      webhookSecret: secret,
-      pollIntervalMs: 60_000,
-    });
-    try {
+    const options = { apiKey: API_KEY, webhookSecret: secret, pollIntervalMs: 60_000 };
+    await withFakeUpstreamApp(options, async (app, upstream) => {
       const first = app.browser();
       await first.post('/identity/session');
       const identificationId = upstream.lastIdentificationId();
       upstream.reads = 0;
-      const tabs = Array.from({ length: 4 }, () => {
-        const tab = new Browser(app.url);
-        for (const [name, value] of first.cookies) tab.cookies.set(name, value);
-        return tab;
-      });
+      const tabs = Array.from({ length: 4 }, () => new Browser(app.url, first.cookies.clone()));
       const polls = tabs.map((tab) =>
         tab.get<StatusResponseBody>('/identity/status?wait=20&since=awaiting_user'),
       );
       await until(() => upstream.reads === 1);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
       expect(upstream.reads).toBe(1);
       // Long-polls one verification may hold are capped (a flood of them would hold the server).
       const fifth = await first.get<ErrorResponseBody>('/identity/status?wait=20&since=awaiting_user');
@@ -249,22 +203,30 @@ describe('long-polls', () => {
         '2',
       ]);
 
-      upstream.statuses.set(identificationId, 'IN_MANUAL_REVIEW');
-      const hook = await deliverWebhook(app.browser(), {
-        secret,
-        identificationId,
-        type: 'identification.in_manual_review',
-      });
-      expect(hook.status).toBe(204);
+      await changeStatusOn(upstream, app, { secret, identificationId, status: 'IN_MANUAL_REVIEW' });
       const answers = await Promise.all(polls);
       expect(answers.map((res) => res.json.phase)).toEqual(Array(4).fill('in_manual_review'));
       expect(upstream.reads).toBe(2);
-    } finally {
-      await app.close();
-      await upstream.close();
-    }
+    });
   });
 
+  it('are woken by the sandbox’s real signed webhooks', async () => {
+    const { sandbox, app, close } = await startWebhookedApp(API_KEY);
+    try {
+      const browser = app.browser();
+      const session = await browser.post<{ sessionCode: string }>('/identity/session');
+      const poll = browser.get<StatusResponseBody>('/identity/status?wait=20&since=awaiting_user');
+      await sleep(50);
+      await submitDocument(sandbox, session.json.sessionCode, 'manual_review');
+      const res = await poll;
+      expect(res.json.phase).toBe('in_manual_review');
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('long-polls ending early', () => {
   it('stop reading when the client goes away', async () => {
     await withFakeUpstreamApp({ apiKey: API_KEY, pollIntervalMs: 50 }, async (app, upstream) => {
       const browser = app.browser();
@@ -277,9 +239,9 @@ describe('long-polls', () => {
       await until(() => upstream.reads >= 3);
       abort.abort();
       await expect(poll).rejects.toThrow();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
       const afterAbort = upstream.reads;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       expect(upstream.reads).toBe(afterAbort);
     });
   });
@@ -298,20 +260,5 @@ describe('long-polls', () => {
         'KIT_CLOSED',
       );
     });
-  });
-
-  it('are woken by the sandbox’s real signed webhooks', async () => {
-    const { sandbox, app, close } = await startWebhookedApp(API_KEY);
-    try {
-      const browser = app.browser();
-      const session = await browser.post<{ sessionCode: string }>('/identity/session');
-      const poll = browser.get<StatusResponseBody>('/identity/status?wait=20&since=awaiting_user');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      await submitDocument(sandbox, session.json.sessionCode, 'manual_review');
-      const res = await poll;
-      expect(res.json.phase).toBe('in_manual_review');
-    } finally {
-      await close();
-    }
   });
 });

@@ -6,39 +6,32 @@ import {
   seededRandom,
   startFaultProxy,
 } from '@verify-kit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startApp } from './support/app.js';
 import { APPROVED_SCENARIOS, GrantJudge, runFaultUser } from './support/fault-user.js';
+import { collectUnhandled } from './support/fixtures.js';
 
 // The fault matrix (fault-matrix.test.ts) takes one fault at a time; here 40 people go through the
 // whole flow while about half of all upstream calls misbehave at random (seeded), and each 200 of
 // the gate is judged against the sandbox itself.
-describe('the gate under a misbehaving upstream', () => {
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
-  beforeAll(() => {
-    process.on('unhandledRejection', onUnhandled);
-    process.on('uncaughtException', onUnhandled);
-  });
-  afterAll(() => {
-    process.off('unhandledRejection', onUnhandled);
-    process.off('uncaughtException', onUnhandled);
-  });
+const RATES = {
+  drop: 0.06,
+  delay: 0.08,
+  reset: 0.06,
+  server_error: 0.08,
+  wrong_json: 0.08,
+  unknown_status: 0.12,
+};
+const unhandled = collectUnhandled();
 
+describe('the gate under a misbehaving upstream', () => {
   it('grants only identifications the sandbox approved: 40 users, hundreds of gated requests, 0 false grants', async () => {
     const random = seededRandom(20240601);
     const apiKey = 'sk_test_false_grants_0123456789';
     const sandbox = await startSandbox({ apiKey, reviewDelayMs: 20 });
     const proxy = await startFaultProxy({
       target: sandbox.url,
-      rates: {
-        drop: 0.06,
-        delay: 0.08,
-        reset: 0.06,
-        server_error: 0.08,
-        wrong_json: 0.08,
-        unknown_status: 0.12,
-      },
+      rates: RATES,
       delayMs: [100, 1000],
       random,
     });

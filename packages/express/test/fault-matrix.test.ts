@@ -9,7 +9,7 @@ import {
 } from '@verify-kit/testkit';
 import express from 'express';
 import session from 'express-session';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   createVerifyKit,
   type RequireApprovedOptions,
@@ -17,19 +17,12 @@ import {
   type StatusResponseBody,
 } from '../src/index.js';
 import { startApp } from './support/app.js';
+import { collectUnhandled } from './support/fixtures.js';
 
 const API_KEY = 'sk_test_faults_5e1d0a77b3';
-const problems: unknown[] = [];
-const onProblem = (reason: unknown) => problems.push(reason);
-
-beforeAll(() => {
-  process.on('unhandledRejection', onProblem);
-  process.on('uncaughtException', onProblem);
-});
+const problems = collectUnhandled();
 
 afterAll(() => {
-  process.off('unhandledRejection', onProblem);
-  process.off('uncaughtException', onProblem);
   expect(problems).toEqual([]);
   expectKeyNeverLeaked(API_KEY);
 });

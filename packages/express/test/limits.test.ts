@@ -2,7 +2,7 @@
 // real HTTP and real sockets as an attacker would.
 import { connect } from 'node:net';
 import { generateWebhookSecret } from '@verify-kit/client';
-import { capturingLogger, deliverWebhook, expectKeyNeverLeaked } from '@verify-kit/testkit';
+import { capturingLogger, expectKeyNeverLeaked } from '@verify-kit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createVerifyKit,
@@ -11,6 +11,7 @@ import {
   type StatusResponseBody,
 } from '../src/index.js';
 import { withFakeUpstreamApp } from './support/app.js';
+import { changeStatusOn } from './support/fixtures.js';
 
 const API_KEY = 'sk_test_limits_8e21';
 afterAll(() => expectKeyNeverLeaked(API_KEY));
@@ -59,13 +60,7 @@ describe('upstream reads per identification', () => {
       expect(upstream.reads).toBeLessThanOrEqual(5 * (seconds + 1));
 
       // Revoked upstream, and the webhook says so: the very next request is refused.
-      upstream.statuses.set(identificationId, 'REJECTED');
-      const hook = await deliverWebhook(app.browser(), {
-        secret,
-        identificationId,
-        type: 'identification.rejected',
-      });
-      expect(hook.status).toBe(204);
+      await changeStatusOn(upstream, app, { secret, identificationId, status: 'REJECTED' });
       expect((await person.get('/api/data')).status).toBe(403);
     });
   });

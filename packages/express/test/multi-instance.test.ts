@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter, once } from 'node:events';
 import { generateWebhookSecret } from '@verify-kit/client';
-import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
+import type { Sandbox } from '@verify-kit/sandbox';
 import {
   Browser,
   CookieJar,
@@ -19,16 +18,14 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger, StatusResponseBody } from '../src/index.js';
 import { createRedisStatusBus, type RedisStatusBus } from '../src/redis.js';
-import { startApp, type TestApp } from './support/app.js';
+import type { TestApp } from './support/app.js';
+import { approveInSandbox, startWebhookingSandbox } from './support/fixtures.js';
+import { type RedisClient, startBusApp, WAIT_SECONDS, watchLongPolls } from './support/redis.js';
 import { submitDocument, waitForStatus } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_multi_5e1f0a77c3';
 const SECRET = generateWebhookSecret();
-// Longer than any wait below: only a pushed hint can answer a long-poll before its `wait` ends.
-const POLL_INTERVAL_MS = 10_000;
-const WAIT_SECONDS = 8;
 
-type RedisClient = ReturnType<typeof createClient>;
 type ErrorJson = { error: { code: string } };
 
 /** One server process: its own Redis connection, session store, bus, kit and HTTP server. */
@@ -51,19 +48,14 @@ let b: Instance;
 /** What happened, in order, across instances (for ordering assertions). */
 const events: string[] = [];
 
-async function startInstance(name: string, listening?: Listening): Promise<Instance> {
-  const client: RedisClient = createClient({ url: redis.url });
-  client.on('error', () => {});
-  await client.connect();
-  const lines: string[] = [];
-  const signals = new EventEmitter();
+/** Logs to the instance's own lines and, but for info, to the run's (checked for the key at the end). */
+function instanceLogger(name: string, lines: string[]): Logger {
   const capture = capturingLogger(lines);
   const shared = capturingLogger(logLines);
-  const logger: Logger = {
+  return {
     debug(message, meta) {
       capture.debug?.(message, meta);
       shared.debug?.(message, meta);
-      if (message.startsWith('GET /status: long-poll waiting')) signals.emit('waiting');
       if (message === 'webhook accepted') events.push(`${name}: webhook accepted`);
     },
     info: (message, meta) => capture.info?.(message, meta),
@@ -76,18 +68,18 @@ async function startInstance(name: string, listening?: Listening): Promise<Insta
       shared.error?.(message, meta);
     },
   };
+}
+
+async function startInstance(name: string, listening?: Listening): Promise<Instance> {
+  const client: RedisClient = createClient({ url: redis.url });
+  client.on('error', () => {});
+  await client.connect();
+  const lines: string[] = [];
+  const { logger, nextWait } = watchLongPolls(instanceLogger(name, lines));
   const bus = createRedisStatusBus({ client, logger });
   await bus.ready();
-  const app = await startApp(
-    {
-      baseUrl: sandbox.url,
-      apiKey: API_KEY,
-      webhookSecret: SECRET,
-      statusBus: bus,
-      replayStore: bus.replayStore,
-      pollIntervalMs: POLL_INTERVAL_MS,
-      logger,
-    },
+  const app = await startBusApp(
+    { baseUrl: sandbox.url, apiKey: API_KEY, webhookSecret: SECRET, bus, logger },
     {
       sessionStore: new RedisStore({ client, prefix: 'verify-kit-test:sess:' }),
       ...(listening === undefined ? {} : { listening }),
@@ -98,7 +90,7 @@ async function startInstance(name: string, listening?: Listening): Promise<Insta
     app,
     bus,
     lines,
-    nextWait: () => once(signals, 'waiting').then(() => undefined),
+    nextWait,
     async close() {
       await app.close();
       await bus.close();
@@ -118,13 +110,7 @@ class Person {
 beforeAll(async () => {
   redis = await startRedisServer();
   // A's address must be known before the sandbox starts: the sandbox's webhooks go to A only.
-  aListening = await listen();
-  sandbox = await startSandbox({
-    apiKey: API_KEY,
-    reviewDelayMs: 0,
-    webhookUrl: `${aListening.url}/identity/webhook`,
-    webhookSecret: SECRET,
-  });
+  ({ sandbox, listening: aListening } = await startWebhookingSandbox(API_KEY, SECRET));
   a = await startInstance('A', aListening);
   b = await startInstance('B');
 });
@@ -137,7 +123,7 @@ afterAll(async () => {
   expectKeyNeverLeaked(API_KEY);
 });
 
-describe('several instances sharing Redis (connect-redis + the Redis status bus)', () => {
+describe('sessions shared through connect-redis', () => {
   it('a verification started through A is seen by the gate on B', async () => {
     const person = new Person();
     const created = await person.via(a).post<{ sessionCode: string; expiresAt: string }>('/identity/session');
@@ -153,8 +139,7 @@ describe('several instances sharing Redis (connect-redis + the Redis status bus)
       'awaiting_user',
     ]);
 
-    const { identificationId } = await submitDocument(sandbox, created.json.sessionCode, 'approve');
-    await waitForStatus(sandbox, identificationId, 'APPROVED');
+    await approveInSandbox(sandbox, created.json.sessionCode);
     const cookieBeforeApproval = [...person.cookies].join();
     expect((await person.via(b).get('/api/data')).status).toBe(200);
     // B regenerated the session id on the first approval; A reads the same session from Redis.
@@ -163,6 +148,23 @@ describe('several instances sharing Redis (connect-redis + the Redis status bus)
     expect((await person.via(a).get<StatusResponseBody>('/identity/status')).json.phase).toBe('approved');
   });
 
+  it('two users on two instances never see each other’s status', async () => {
+    const alice = new Person();
+    const bob = new Person();
+    const aliceSession = await alice.via(a).post<{ sessionCode: string }>('/identity/session');
+    await bob.via(b).post('/identity/session');
+    await approveInSandbox(sandbox, aliceSession.json.sessionCode);
+    for (const instance of [a, b]) {
+      expect((await alice.via(instance).get('/api/data')).status).toBe(200);
+      expect((await bob.via(instance).get('/api/data')).status).toBe(403);
+      expect((await bob.via(instance).get<StatusResponseBody>('/identity/status')).json.phase).toBe(
+        'awaiting_user',
+      );
+    }
+  });
+});
+
+describe('hints and webhook ids shared through the Redis status bus', () => {
   it('a webhook received by A wakes a long-poll waiting on B at once', async () => {
     const person = new Person();
     const created = await person.via(b).post<{ sessionCode: string }>('/identity/session');
@@ -215,7 +217,9 @@ describe('several instances sharing Redis (connect-redis + the Redis status bus)
     expect(both.map((res) => res.status)).toEqual([204, 204]);
     expect(accepted() - before).toBe(2);
   });
+});
 
+describe('an instance restarting', () => {
   it('instance A restarting loses nothing: sessions, replay memory, webhooks to B', async () => {
     const person = new Person();
     const created = await person.via(a).post<{ sessionCode: string }>('/identity/session');
@@ -252,21 +256,5 @@ describe('several instances sharing Redis (connect-redis + the Redis status bus)
     await waitForStatus(sandbox, identificationId, 'APPROVED');
     expect((await person.via(a).get('/api/data')).status).toBe(200);
     expect((await person.via(b).get('/api/data')).status).toBe(200);
-  });
-
-  it('two users on two instances never see each other’s status', async () => {
-    const alice = new Person();
-    const bob = new Person();
-    const aliceSession = await alice.via(a).post<{ sessionCode: string }>('/identity/session');
-    await bob.via(b).post('/identity/session');
-    const { identificationId } = await submitDocument(sandbox, aliceSession.json.sessionCode, 'approve');
-    await waitForStatus(sandbox, identificationId, 'APPROVED');
-    for (const instance of [a, b]) {
-      expect((await alice.via(instance).get('/api/data')).status).toBe(200);
-      expect((await bob.via(instance).get('/api/data')).status).toBe(403);
-      expect((await bob.via(instance).get<StatusResponseBody>('/identity/status')).json.phase).toBe(
-        'awaiting_user',
-      );
-    }
   });
 });

@@ -15,7 +15,57 @@ function creationError(options: unknown): { code: string; message: string; detai
   throw new Error('createVerifyKit accepted the options');
 }
 
-describe('createVerifyKit options', () => {
+/** Options patched into a valid set, and what the error must say. */
+const REFUSED: [string, Record<string, unknown>, RegExp][] = [
+  ['a missing baseUrl', { baseUrl: undefined }, /baseUrl is required: the service’s address/],
+  ['a baseUrl that is not http(s)', { baseUrl: 'ftp://idv.example.com' }, /baseUrl must be an http\(s\) URL/],
+  [
+    'a baseUrl with /api/v1',
+    { baseUrl: 'https://idv.example.com/api/v1' },
+    /baseUrl must not end with \/api\/v1/,
+  ],
+  ['a missing apiKey', { apiKey: undefined }, /apiKey is required: .*process\.env\.IDV_API_KEY/],
+  ['an empty apiKey', { apiKey: '  ' }, /apiKey must be a non-empty single-line string/],
+  ['an empty workflowId', { workflowId: '' }, /workflowId must not be empty/],
+  [
+    'sessionOptions that is not a function',
+    { sessionOptions: { email: 'x' } },
+    /sessionOptions must be a function/,
+  ],
+  [
+    'a webhookSecret without whsec_',
+    { webhookSecret: 'secret123' },
+    /webhookSecret must look like whsec_<base64/,
+  ],
+  ['a too short webhookSecret', { webhookSecret: 'whsec_YWJj' }, /webhookSecret must .*whsec_/],
+  ['an empty rotation list', { webhookSecret: [] }, /webhookSecret must/],
+  [
+    'webhookSecret with webhookVerifier',
+    { webhookSecret: generateWebhookSecret(), webhookVerifier: () => ({ id: 'x' }) },
+    /webhookVerifier cannot be combined with webhookSecret/,
+  ],
+  ['a maxWaitSeconds above 30', { maxWaitSeconds: 60 }, /maxWaitSeconds must be at most 30 seconds/],
+  ['a fractional timeoutMs', { timeoutMs: 1.5 }, /timeoutMs must be an integer/],
+  ['a negative retries', { retries: -1 }, /retries must be 0 or more/],
+  [
+    'a statusBus without subscribe',
+    { statusBus: { publish() {} } },
+    /statusBus must be an object with publish/,
+  ],
+  [
+    'a replayStore without claim',
+    { replayStore: { seen() {} } },
+    /replayStore must be an object with claim\(id, ttlSeconds\)/,
+  ],
+  ['a logger with a non-function', { logger: { warn: 'yes' } }, /logger must be an object/],
+  [
+    'a misspelt option',
+    { webhookSecrets: 'x' },
+    /webhookSecrets is not an option of createVerifyKit \(known: baseUrl/,
+  ],
+];
+
+describe('createVerifyKit accepting options', () => {
   it('accepts the README example and every documented option', async () => {
     const kit = createVerifyKit({
       ...VALID,
@@ -31,61 +81,10 @@ describe('createVerifyKit options', () => {
     expect(typeof kit.router).toBe('function');
     await kit.close();
   });
+});
 
-  const CASES: [string, Record<string, unknown>, RegExp][] = [
-    ['a missing baseUrl', { baseUrl: undefined }, /baseUrl is required: the service’s address/],
-    [
-      'a baseUrl that is not http(s)',
-      { baseUrl: 'ftp://idv.example.com' },
-      /baseUrl must be an http\(s\) URL/,
-    ],
-    [
-      'a baseUrl with /api/v1',
-      { baseUrl: 'https://idv.example.com/api/v1' },
-      /baseUrl must not end with \/api\/v1/,
-    ],
-    ['a missing apiKey', { apiKey: undefined }, /apiKey is required: .*process\.env\.IDV_API_KEY/],
-    ['an empty apiKey', { apiKey: '  ' }, /apiKey must be a non-empty single-line string/],
-    ['an empty workflowId', { workflowId: '' }, /workflowId must not be empty/],
-    [
-      'sessionOptions that is not a function',
-      { sessionOptions: { email: 'x' } },
-      /sessionOptions must be a function/,
-    ],
-    [
-      'a webhookSecret without whsec_',
-      { webhookSecret: 'secret123' },
-      /webhookSecret must look like whsec_<base64/,
-    ],
-    ['a too short webhookSecret', { webhookSecret: 'whsec_YWJj' }, /webhookSecret must .*whsec_/],
-    ['an empty rotation list', { webhookSecret: [] }, /webhookSecret must/],
-    [
-      'webhookSecret with webhookVerifier',
-      { webhookSecret: generateWebhookSecret(), webhookVerifier: () => ({ id: 'x' }) },
-      /webhookVerifier cannot be combined with webhookSecret/,
-    ],
-    ['a maxWaitSeconds above 30', { maxWaitSeconds: 60 }, /maxWaitSeconds must be at most 30 seconds/],
-    ['a fractional timeoutMs', { timeoutMs: 1.5 }, /timeoutMs must be an integer/],
-    ['a negative retries', { retries: -1 }, /retries must be 0 or more/],
-    [
-      'a statusBus without subscribe',
-      { statusBus: { publish() {} } },
-      /statusBus must be an object with publish/,
-    ],
-    [
-      'a replayStore without claim',
-      { replayStore: { seen() {} } },
-      /replayStore must be an object with claim\(id, ttlSeconds\)/,
-    ],
-    ['a logger with a non-function', { logger: { warn: 'yes' } }, /logger must be an object/],
-    [
-      'a misspelt option',
-      { webhookSecrets: 'x' },
-      /webhookSecrets is not an option of createVerifyKit \(known: baseUrl/,
-    ],
-  ];
-
-  it.each(CASES)('refuses %s with INVALID_OPTIONS naming it and the fix', (_name, patch, message) => {
+describe('createVerifyKit refusing options', () => {
+  it.each(REFUSED)('refuses %s with INVALID_OPTIONS naming it and the fix', (_name, patch, message) => {
     const error = creationError({ ...VALID, ...patch });
     expect(error.code).toBe('INVALID_OPTIONS');
     expect(error.message).toMatch(/^createVerifyKit: invalid options: /);

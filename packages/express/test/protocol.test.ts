@@ -1,39 +1,25 @@
-import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
-import { expectKeyNeverLeaked } from '@verify-kit/testkit';
 import QRCode from 'qrcode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
-import { startApp, type TestApp } from './support/app.js';
+import { approveInSandbox, useSandboxApp } from './support/fixtures.js';
 import { decide, openByCode, submitDocument, waitForStatus } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_protocol_9f3b1c7e2d';
-let sandbox: Sandbox;
-let app: TestApp;
 // One clock for the sandbox and the kit, so expiry can be tested without waiting.
 let skewMs = 0;
 const now = () => Date.now() + skewMs;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0, now });
-  app = await startApp({ baseUrl: sandbox.url, apiKey: API_KEY, now });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await sandbox?.close();
-  expectKeyNeverLeaked(API_KEY);
-});
+const context = useSandboxApp(API_KEY, { now }, { now });
 
 function advance(ms: number) {
   skewMs += ms;
-  sandbox.advanceClock(0);
+  context.sandbox.advanceClock(0);
 }
 
 const html = { accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate' };
 
-describe('the widget protocol against the sandbox', () => {
+describe('POST /session: starting a verification', () => {
   it('POST /session creates a verification bound to the browser session', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const res = await browser.post<SessionResponseBody>('/identity/session');
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -53,7 +39,9 @@ describe('the widget protocol against the sandbox', () => {
     expect(body.sessionCode).toMatch(/^[A-Z2-9]{8}$/);
     expect(body.deepLink).toMatch(/^idv:\/\/app-url\//);
     expect(body.qrCodeUrl).toMatch(/^\/identity\/qr\.svg\?v=[\w-]+$/);
-    expect(body.sessionPageLink.startsWith(`${sandbox.url}/public/verification-sessions/`)).toBe(true);
+    expect(body.sessionPageLink.startsWith(`${context.sandbox.url}/public/verification-sessions/`)).toBe(
+      true,
+    );
     expect(body.status).toBe('IN_AUTOMATIC_REVIEW');
     expect(body.phase).toBe('awaiting_user');
     expect(Date.parse(body.expiresAt) - now()).toBeGreaterThan(29 * 60_000);
@@ -70,7 +58,7 @@ describe('the widget protocol against the sandbox', () => {
   });
 
   it('reuses the live verification, and starts a new one on { restart: true }', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const first = await browser.post<SessionResponseBody>('/identity/session');
     const again = await browser.post<SessionResponseBody>('/identity/session', {});
     expect(again.status).toBe(201);
@@ -83,9 +71,11 @@ describe('the widget protocol against the sandbox', () => {
     const status = await browser.get<StatusResponseBody>('/identity/status');
     expect(status.json.expiresAt).toBe(restarted.json.expiresAt);
   });
+});
 
+describe('GET /qr.svg, and a browser session without a verification', () => {
   it('GET /qr.svg is the QR code of the bound deep link, private to the browser', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const session = await browser.post<SessionResponseBody>('/identity/session');
     const res = await browser.get(session.json.qrCodeUrl);
     expect(res.status).toBe(200);
@@ -94,13 +84,13 @@ describe('the widget protocol against the sandbox', () => {
     expect(res.text).toBe(
       await QRCode.toString(session.json.deepLink, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
     );
-    const other = app.browser();
+    const other = context.app.browser();
     await other.post('/identity/session');
     expect((await other.get(session.json.qrCodeUrl)).text).not.toBe(res.text);
   });
 
   it('answers 404 NO_VERIFICATION_SESSION to a browser session without a verification', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     for (const path of [
       '/identity/status',
       '/identity/qr.svg',
@@ -111,9 +101,11 @@ describe('the widget protocol against the sandbox', () => {
       expect(res.json.error.code).toBe('NO_VERIFICATION_SESSION');
     }
   });
+});
 
+describe('the way to the gated page', () => {
   it('takes a person from a new session through approval to the gated page', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     await browser.post('/login?user=ayse');
     const session = await browser.post<SessionResponseBody>('/identity/session');
 
@@ -130,8 +122,7 @@ describe('the widget protocol against the sandbox', () => {
       phase: 'awaiting_user',
     });
 
-    const { identificationId } = await submitDocument(sandbox, session.json.sessionCode, 'approve');
-    await waitForStatus(sandbox, identificationId, 'APPROVED');
+    await approveInSandbox(context.sandbox, session.json.sessionCode);
     const cookieBefore = browser.cookieHeader;
     const status = await browser.get<StatusResponseBody>('/identity/status');
     expect(status.json.phase).toBe('approved');
@@ -162,12 +153,14 @@ describe('the widget protocol against the sandbox', () => {
     const reused = await browser.post<SessionResponseBody>('/identity/session');
     expect(reused.json).toMatchObject({ sessionCode: session.json.sessionCode, phase: 'approved' });
   });
+});
 
+describe('GET /status following the phases', () => {
   it('long-polls: answers when the phase moves away from `since`', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const session = await browser.post<SessionResponseBody>('/identity/session');
     const polling = browser.get<StatusResponseBody>('/identity/status?wait=15&since=awaiting_user');
-    await submitDocument(sandbox, session.json.sessionCode, 'manual_review');
+    await submitDocument(context.sandbox, session.json.sessionCode, 'manual_review');
     const answered = await polling;
     expect(answered.status).toBe(200);
     expect(answered.json.phase).toMatch(/^in_(manual_)?review$/);
@@ -177,19 +170,19 @@ describe('the widget protocol against the sandbox', () => {
   });
 
   it('follows manual review, resubmission and rejection', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const session = await browser.post<SessionResponseBody>('/identity/session');
-    const { identificationId } = await submitDocument(sandbox, session.json.sessionCode, 'resubmit');
-    await waitForStatus(sandbox, identificationId, 'RESUBMISSION_REQUIRED');
+    const { identificationId } = await submitDocument(context.sandbox, session.json.sessionCode, 'resubmit');
+    await waitForStatus(context.sandbox, identificationId, 'RESUBMISSION_REQUIRED');
     expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe(
       'resubmission_required',
     );
 
-    await submitDocument(sandbox, session.json.sessionCode, 'manual_review');
-    await waitForStatus(sandbox, identificationId, 'IN_MANUAL_REVIEW');
+    await submitDocument(context.sandbox, session.json.sessionCode, 'manual_review');
+    await waitForStatus(context.sandbox, identificationId, 'IN_MANUAL_REVIEW');
     expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe('in_manual_review');
 
-    await decide(sandbox, identificationId, 'REJECTED');
+    await decide(context.sandbox, identificationId, 'REJECTED');
     const rejected = await browser.get<StatusResponseBody>('/identity/status');
     expect(rejected.json).toMatchObject({ status: 'REJECTED', phase: 'rejected' });
     const gate = await browser.get<{ phase: string }>('/api/data');
@@ -205,12 +198,12 @@ describe('the widget protocol against the sandbox', () => {
   });
 
   it('reports an expired session and replaces it on the next POST /session', async () => {
-    const browser = app.browser();
+    const browser = context.app.browser();
     const session = await browser.post<SessionResponseBody>('/identity/session');
     advance(31 * 60_000);
     const status = await browser.get<StatusResponseBody>('/identity/status');
     expect(status.json).toMatchObject({ status: 'IN_AUTOMATIC_REVIEW', phase: 'expired' });
-    await expect(openByCode(sandbox, session.json.sessionCode)).rejects.toThrow();
+    await expect(openByCode(context.sandbox, session.json.sessionCode)).rejects.toThrow();
     const fresh = await browser.post<SessionResponseBody>('/identity/session');
     expect(fresh.json.phase).toBe('awaiting_user');
     expect(fresh.json.sessionCode).not.toBe(session.json.sessionCode);

@@ -1,27 +1,21 @@
 // The Redis status bus on its own, against a real redis-server: delivery, hostile messages, outages.
 import { randomUUID } from 'node:crypto';
-import { EventEmitter, once } from 'node:events';
 import { generateWebhookSecret } from '@verify-kit/client';
 import { capturingLogger, deliverWebhook, startRedisServer, until } from '@verify-kit/testkit';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
-import type { Logger, StatusResponseBody } from '../src/index.js';
+import type { StatusResponseBody } from '../src/index.js';
 import { createRedisStatusBus } from '../src/redis.js';
-import { startApp } from './support/app.js';
 import { useRedisAndSandbox } from './support/fixtures.js';
+import { type RedisClient, startBusApp, WAIT_SECONDS, watchLongPolls } from './support/redis.js';
 import { decide, submitDocument } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_bus_7a31c0';
 const SECRET = generateWebhookSecret();
-// Longer than any wait below: only a pushed hint can answer a long-poll before its `wait` ends.
-const POLL_INTERVAL_MS = 10_000;
-const WAIT_SECONDS = 8;
-
-type RedisClient = ReturnType<typeof createClient>;
 
 const env = useRedisAndSandbox(API_KEY);
 
-describe('the Redis status bus', () => {
+describe('the Redis status bus delivering hints', () => {
   it('delivers to its own listeners once (no echo) and to every other instance; ignores malformed messages', async () => {
     const channel = `test:${randomUUID()}`;
     const x = createRedisStatusBus({ url: env.redis.url, channel });
@@ -71,7 +65,9 @@ describe('the Redis status bus', () => {
       await raw.close();
     }
   });
+});
 
+describe('the Redis status bus’s connections and options', () => {
   it('close() closes the connections it opened, and only those', async () => {
     const admin: RedisClient = createClient({ url: env.redis.url });
     await admin.connect();
@@ -117,29 +113,21 @@ describe('the Redis status bus', () => {
     expect(message).toMatch(/redis:\/\/ or rediss:\/\//);
     expect(message).not.toContain('hunter2');
   });
+});
 
+describe('the Redis status bus when Redis is down', () => {
   it('a Redis that is down costs push latency only: the gate stays closed, webhooks still wake this instance', async () => {
     const password = 'redis-pass-0f9e8d7c6b';
     const dead = await startRedisServer({ requirePass: password });
     await dead.stop();
     const lines: string[] = [];
-    const signals = new EventEmitter();
-    const capture = capturingLogger(lines);
-    const logger: Logger = {
-      ...capture,
-      debug(message, meta) {
-        capture.debug?.(message, meta);
-        if (message.startsWith('GET /status: long-poll waiting')) signals.emit('waiting');
-      },
-    };
+    const { logger, nextWait } = watchLongPolls(capturingLogger(lines));
     const bus = createRedisStatusBus({ url: dead.url, logger });
-    const lone = await startApp({
+    const lone = await startBusApp({
       baseUrl: env.sandbox.url,
       apiKey: API_KEY,
       webhookSecret: SECRET,
-      statusBus: bus,
-      replayStore: bus.replayStore,
-      pollIntervalMs: POLL_INTERVAL_MS,
+      bus,
       logger,
     });
     try {
@@ -148,7 +136,7 @@ describe('the Redis status bus', () => {
       expect(created.status).toBe(201);
       expect((await person.get('/api/data')).status).toBe(403);
 
-      const waiting = once(signals, 'waiting');
+      const waiting = nextWait();
       const poll = person.get<StatusResponseBody>(
         `/identity/status?wait=${WAIT_SECONDS}&since=awaiting_user`,
       );

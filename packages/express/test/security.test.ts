@@ -14,8 +14,24 @@ const startVerification = (browser: Browser) => startVerificationOn(context.upst
 type ErrorJson = { error: { code: string; message: string } };
 const html = { accept: 'text/html', 'sec-fetch-mode': 'navigate' };
 
-describe('CSRF and bad input on POST /session', () => {
-  const refusals: [string, Record<string, string>, string | undefined, number, string][] = [
+type Refusal = [string, Record<string, string>, string | undefined, number, string];
+
+/** POST /session with `headers` and `body` is refused with `status` and `code`, and starts nothing. */
+async function refusesAndCreatesNothing(...[_name, headers, body, status, code]: Refusal) {
+  const browser = context.app.browser();
+  const created = context.upstream.statuses.size;
+  const res = await browser.fetch<ErrorJson>('POST', '/identity/session', {
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body }),
+  });
+  expect(res.status).toBe(status);
+  expect(res.json.error.code).toBe(code);
+  expect(context.upstream.statuses.size).toBe(created);
+  expect((await browser.get<ErrorJson>('/identity/status')).json.error.code).toBe('NO_VERIFICATION_SESSION');
+}
+
+describe('CSRF: cross-site requests to POST /session', () => {
+  const crossSite: Refusal[] = [
     ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }, '{}', 403, 'CROSS_SITE_REQUEST'],
     ['Sec-Fetch-Site same-site', { 'sec-fetch-site': 'same-site' }, '{}', 403, 'CROSS_SITE_REQUEST'],
     [
@@ -40,6 +56,33 @@ describe('CSRF and bad input on POST /session', () => {
       415,
       'UNSUPPORTED_MEDIA_TYPE',
     ],
+  ];
+
+  it.each(crossSite)('refuses %s and creates nothing', refusesAndCreatesNothing);
+
+  it('accepts same-origin requests: Fetch Metadata, a matching Origin, or no browser headers at all', async () => {
+    const host = new URL(context.app.url).host;
+    const sameOrigin: Record<string, string>[] = [
+      { 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': '', origin: `http://${host}` },
+      { 'sec-fetch-site': '' },
+    ];
+    for (const headers of sameOrigin) {
+      const res = await context.app.browser().post('/identity/session', {}, headers);
+      expect(res.status).toBe(201);
+    }
+    expect(
+      (
+        await context.app
+          .browser()
+          .fetch('POST', '/identity/session', { headers: { 'content-type': 'application/json' } })
+      ).status,
+    ).toBe(201);
+  });
+});
+
+describe('bad input on POST /session', () => {
+  const badInput: Refusal[] = [
     ['no content type', { 'content-type': '' }, undefined, 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['malformed JSON', { 'content-type': 'application/json' }, '{"restart":', 400, 'INVALID_JSON'],
     [
@@ -66,40 +109,7 @@ describe('CSRF and bad input on POST /session', () => {
     ],
   ];
 
-  it.each(refusals)('refuses %s and creates nothing', async (_name, headers, body, status, code) => {
-    const browser = context.app.browser();
-    const created = context.upstream.statuses.size;
-    const res = await browser.fetch<ErrorJson>('POST', '/identity/session', {
-      headers: { 'content-type': 'application/json', ...headers },
-      ...(body === undefined ? {} : { body }),
-    });
-    expect(res.status).toBe(status);
-    expect(res.json.error.code).toBe(code);
-    expect(context.upstream.statuses.size).toBe(created);
-    expect((await browser.get<ErrorJson>('/identity/status')).json.error.code).toBe(
-      'NO_VERIFICATION_SESSION',
-    );
-  });
-
-  it('accepts same-origin requests: Fetch Metadata, a matching Origin, or no browser headers at all', async () => {
-    const host = new URL(context.app.url).host;
-    const sameOrigin: Record<string, string>[] = [
-      { 'sec-fetch-site': 'same-origin' },
-      { 'sec-fetch-site': '', origin: `http://${host}` },
-      { 'sec-fetch-site': '' },
-    ];
-    for (const headers of sameOrigin) {
-      const res = await context.app.browser().post('/identity/session', {}, headers);
-      expect(res.status).toBe(201);
-    }
-    expect(
-      (
-        await context.app
-          .browser()
-          .fetch('POST', '/identity/session', { headers: { 'content-type': 'application/json' } })
-      ).status,
-    ).toBe(201);
-  });
+  it.each(badInput)('refuses %s and creates nothing', refusesAndCreatesNothing);
 
   it('answers 405 with Allow to other methods', async () => {
     const res = await context.app.browser().get<ErrorJson>('/identity/session');

@@ -32,6 +32,15 @@ type ErrorJson = { error: { code: string; message: string } };
 
 const context = useSandboxApp(API_KEY, { webhookSecret: SECRET });
 const startVerification = (browser: Browser) => startVerificationIn(context.sandbox, browser);
+const WIDGET = fileURLToPath(new URL('../../widget', import.meta.url));
+
+/** The paths of the files in `dir` whose names match; none if it does not exist (e.g. not built). */
+const filesIn = (dir: string, pattern: RegExp) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => pattern.test(name))
+        .map((name) => path.join(dir, name))
+    : [];
 
 describe('Key leakage: the API key reaches a browser, a log line or an error message', () => {
   // Also proven: every test file ends with expectKeyNeverLeaked (every response and log line of its
@@ -101,25 +110,19 @@ describe('Key leakage: the API key reaches a browser, a log line or an error mes
       await leaky.close();
     }
   });
+});
 
+describe('Key leakage: the browser-side widget carries the key or talks to the upstream', () => {
   it('the widget (source and built bundle) holds no key, calls no upstream API and imports no server code', () => {
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    const widget = path.resolve(here, '../../widget');
-    const files = existsSync(path.join(widget, 'src'))
-      ? readdirSync(path.join(widget, 'src'))
-          .filter((name) => name.endsWith('.ts'))
-          .map((name) => path.join(widget, 'src', name))
-      : [];
-    // The built module and the locale files it loads on demand.
-    const dist = path.join(widget, 'dist');
-    if (existsSync(dist)) {
-      for (const name of readdirSync(dist)) {
-        if (/^verify-identity\..*\.js$/.test(name)) files.push(path.join(dist, name));
-      }
-    }
+    // The sources, and the built module with the locale files it loads on demand.
+    const files = [
+      ...filesIn(path.join(WIDGET, 'src'), /\.ts$/),
+      ...filesIn(path.join(WIDGET, 'dist'), /^verify-identity\..*\.js$/),
+    ];
     expect(files.length, 'packages/widget/src has no sources to scan').toBeGreaterThan(0);
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
+      const name = path.relative(WIDGET, file);
       for (const forbidden of [
         /x-api-key/i,
         /IDV_API_KEY/,
@@ -127,12 +130,12 @@ describe('Key leakage: the API key reaches a browser, a log line or an error mes
         /\/api\/v1\//,
         /\bsk_(test|live|sandbox)_/,
       ]) {
-        expect(forbidden.test(text), `${path.relative(widget, file)} matches ${forbidden}`).toBe(false);
+        expect(forbidden.test(text), `${name} matches ${forbidden}`).toBe(false);
       }
       // Only type imports from the kit (erased at build), never the client or the express kit at run time.
       for (const line of text.split('\n')) {
         if (/^\s*import\s(?!type\b)/.test(line)) {
-          expect(line, `${path.relative(widget, file)}`).not.toMatch(/@verify-kit\/(client|express|sandbox)/);
+          expect(line, name).not.toMatch(/@verify-kit\/(client|express|sandbox)/);
         }
       }
     }

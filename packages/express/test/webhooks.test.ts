@@ -1,6 +1,5 @@
 import { generateWebhookSecret } from '@verify-kit/client';
-import type { Browser } from '@verify-kit/testkit';
-import { deliverWebhook, logLines } from '@verify-kit/testkit';
+import { type Browser, deliverWebhook, logLines, type WebhookInput } from '@verify-kit/testkit';
 import { describe, expect, it } from 'vitest';
 import type { StatusResponseBody } from '../src/index.js';
 import { startApp } from './support/app.js';
@@ -11,118 +10,85 @@ const SECRET = generateWebhookSecret();
 const context = useFakeUpstreamApp(API_KEY, { webhookSecret: SECRET });
 const startVerification = (browser: Browser) => startVerificationOn(context.upstream, browser);
 type ErrorJson = { error: { code: string; message: string } };
+/** A webhook delivered to the kit, signed with its secret unless `secret` says otherwise. */
+const deliver = (input: Omit<WebhookInput, 'secret'> & { secret?: string }) =>
+  deliverWebhook(context.app.browser(), { secret: SECRET, ...input });
+const phaseOf = async (browser: Browser) =>
+  (await browser.get<StatusResponseBody>('/identity/status')).json.phase;
 
-describe('webhooks', () => {
+describe('what a signed webhook changes', () => {
   it('a signed verification_session.cancelled ends the session at once: phase expired, the next start is new', async () => {
     const browser = context.app.browser();
     const identificationId = await startVerification(browser);
     const first = await browser.post<{ qrCodeUrl: string }>('/identity/session');
-    const receiver = context.app.browser();
-    const forged = await deliverWebhook(receiver, {
-      secret: generateWebhookSecret(),
-      identificationId,
-      type: 'verification_session.cancelled',
-    });
+    const type = 'verification_session.cancelled';
+    const forged = await deliver({ secret: generateWebhookSecret(), identificationId, type });
     expect(forged.status).toBe(401);
-    expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe('awaiting_user');
+    expect(await phaseOf(browser)).toBe('awaiting_user');
 
-    const cancelled = await deliverWebhook(receiver, {
-      secret: SECRET,
-      identificationId,
-      type: 'verification_session.cancelled',
-    });
-    expect(cancelled.status).toBe(204);
-    expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe('expired');
+    expect((await deliver({ identificationId, type })).status).toBe(204);
+    expect(await phaseOf(browser)).toBe('expired');
     const next = await browser.post<{ qrCodeUrl: string }>('/identity/session');
     expect(next.json.qrCodeUrl).not.toBe(first.json.qrCodeUrl);
-  });
-
-  it('refuses forged and stale deliveries; acknowledges replays and unknown bodies; nothing changes', async () => {
-    const browser = context.app.browser();
-    const identificationId = await startVerification(browser);
-    const phase = async () => (await browser.get<StatusResponseBody>('/identity/status')).json.phase;
-    expect(await phase()).toBe('awaiting_user');
-    const receiver = context.app.browser();
-
-    const forged = await deliverWebhook(receiver, { secret: generateWebhookSecret(), identificationId });
-    expect([forged.status, forged.json.error?.code]).toEqual([401, 'WEBHOOK_SIGNATURE_INVALID']);
-    const stale = await deliverWebhook(receiver, {
-      secret: SECRET,
-      identificationId,
-      timestamp: Math.floor(Date.now() / 1000) - 6 * 60,
-    });
-    expect([stale.status, stale.json.error?.code]).toEqual([401, 'WEBHOOK_TIMESTAMP_STALE']);
-    const future = await deliverWebhook(receiver, {
-      secret: SECRET,
-      identificationId,
-      timestamp: Math.floor(Date.now() / 1000) + 6 * 60,
-    });
-    expect(future.status).toBe(401);
-    const unsigned = await receiver.fetch<ErrorJson>('POST', '/identity/webhook', {
-      body: '{}',
-      headers: { 'content-type': 'application/json', 'sec-fetch-site': '' },
-    });
-    expect([unsigned.status, unsigned.json.error.code]).toEqual([400, 'WEBHOOK_HEADERS_MISSING']);
-    const malformed = await deliverWebhook(receiver, {
-      secret: SECRET,
-      identificationId,
-      rawBody: '{"type":1}',
-    });
-    // A signed body the kit does not know (a dashboard test ping, a new event type): 2xx, ignored.
-    expect(malformed.status).toBe(204);
-    const created = await deliverWebhook(receiver, {
-      secret: SECRET,
-      identificationId,
-      id: 'msg_once',
-      type: 'verification_session.created',
-    });
-    expect(created.status).toBe(204);
-    // The same webhook-id again (a retry after a lost 2xx): 2xx, and its content is not acted on.
-    const replay = await deliverWebhook(receiver, { secret: SECRET, identificationId, id: 'msg_once' });
-    expect([replay.status, replay.text]).toEqual([204, '']);
-    // None of these told the kit the document was submitted.
-    expect(await phase()).toBe('awaiting_user');
-
-    const good = await deliverWebhook(receiver, { secret: SECRET, identificationId, id: 'msg_new' });
-    expect(good.status).toBe(204);
-    expect(good.text).toBe('');
-    // The upstream here does not send documentSubmitted: the verified webhook is the hint.
-    expect(await phase()).toBe('in_review');
   });
 
   it('the vendor’s other events are hints: failed re-reads, waiting for approval reads as in review', async () => {
     const browser = context.app.browser();
     const identificationId = await startVerification(browser);
-    const phase = async () => (await browser.get<StatusResponseBody>('/identity/status')).json.phase;
-    const failed = await deliverWebhook(context.app.browser(), {
-      secret: SECRET,
-      identificationId,
-      type: 'identification.failed',
-    });
-    expect(failed.status).toBe(204);
-    expect(await phase()).toBe('awaiting_user');
-    const waiting = await deliverWebhook(context.app.browser(), {
-      secret: SECRET,
+    expect((await deliver({ identificationId, type: 'identification.failed' })).status).toBe(204);
+    expect(await phaseOf(browser)).toBe('awaiting_user');
+    const waiting = await deliver({
       identificationId,
       type: 'identification.waiting_for_status_change_approval',
     });
     expect(waiting.status).toBe(204);
-    expect(await phase()).toBe('in_review');
+    expect(await phaseOf(browser)).toBe('in_review');
     expect((await browser.get('/api/data')).status).toBe(403);
   });
 
   it('a webhook is only a hint: an "approved" event does not open the gate', async () => {
     const browser = context.app.browser();
     const identificationId = await startVerification(browser);
-    const res = await deliverWebhook(context.app.browser(), {
-      secret: SECRET,
-      identificationId,
-      type: 'identification.approved',
-    });
-    expect(res.status).toBe(204);
+    expect((await deliver({ identificationId, type: 'identification.approved' })).status).toBe(204);
     expect((await browser.get('/api/data')).status).toBe(403);
   });
+});
 
+describe('which deliveries the kit acts on', () => {
+  it('refuses forged and stale deliveries; acknowledges replays and unknown bodies; nothing changes', async () => {
+    const browser = context.app.browser();
+    const identificationId = await startVerification(browser);
+    expect(await phaseOf(browser)).toBe('awaiting_user');
+
+    const forged = await deliver({ secret: generateWebhookSecret(), identificationId });
+    expect([forged.status, forged.json.error?.code]).toEqual([401, 'WEBHOOK_SIGNATURE_INVALID']);
+    const stale = await deliver({ identificationId, timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
+    expect([stale.status, stale.json.error?.code]).toEqual([401, 'WEBHOOK_TIMESTAMP_STALE']);
+    const future = await deliver({ identificationId, timestamp: Math.floor(Date.now() / 1000) + 6 * 60 });
+    expect(future.status).toBe(401);
+    const unsigned = await context.app.browser().fetch<ErrorJson>('POST', '/identity/webhook', {
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': '' },
+    });
+    expect([unsigned.status, unsigned.json.error.code]).toEqual([400, 'WEBHOOK_HEADERS_MISSING']);
+    // A signed body the kit does not know (a dashboard test ping, a new event type): 2xx, ignored.
+    expect((await deliver({ identificationId, rawBody: '{"type":1}' })).status).toBe(204);
+    const created = await deliver({ identificationId, id: 'msg_once', type: 'verification_session.created' });
+    expect(created.status).toBe(204);
+    // The same webhook-id again (a retry after a lost 2xx): 2xx, and its content is not acted on.
+    const replay = await deliver({ identificationId, id: 'msg_once' });
+    expect([replay.status, replay.text]).toEqual([204, '']);
+    // None of these told the kit the document was submitted.
+    expect(await phaseOf(browser)).toBe('awaiting_user');
+
+    const good = await deliver({ identificationId, id: 'msg_new' });
+    expect([good.status, good.text]).toEqual([204, '']);
+    // The upstream here does not send documentSubmitted: the verified webhook is the hint.
+    expect(await phaseOf(browser)).toBe('in_review');
+  });
+});
+
+describe('configuring webhooks', () => {
   it('accepts any secret of a rotation, and a custom verifier', async () => {
     const next = generateWebhookSecret();
     const rotating = await startApp({

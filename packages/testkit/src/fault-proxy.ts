@@ -1,4 +1,4 @@
-import { Agent, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerServerError, forward, misbehave, readAll, send } from './fault-answers.js';
 
@@ -156,13 +156,25 @@ class FaultLog {
   }
 }
 
+/** The `delay` fault's range in ms, checked. */
+function delayRange([min, max]: readonly [number, number] = [50, 500]): readonly [number, number] {
+  if (!(min >= 0 && max >= min)) throw new RangeError('delayMs must be [min, max], 0 <= min <= max');
+  return [min, max];
+}
+
+/** Listens on host:port (port 0: any free one); the port it got. */
+function listenOn(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
 /** A real node:http proxy on 127.0.0.1 that misbehaves on purpose, and records what it did. */
 export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<FaultProxy> {
   let target = options.target;
   let rates = validateRates(options.rates ?? {});
-  const [delayMin, delayMax] = options.delayMs ?? [50, 500];
-  if (!(delayMin >= 0 && delayMax >= delayMin))
-    throw new RangeError('delayMs must be [min, max], 0 <= min <= max');
+  const [delayMin, delayMax] = delayRange(options.delayMs);
   const random = options.random ?? Math.random;
   const shouldFault = options.shouldFault ?? (() => true);
   const keep = options.keepRecords ?? 10_000;
@@ -213,14 +225,11 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+  const port = await listenOn(server, options.port ?? 0, host);
 
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    url: `http://${host}:${port}`,
     port,
     setTarget(next) {
       target = new URL(next).origin;

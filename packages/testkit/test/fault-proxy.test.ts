@@ -1,71 +1,62 @@
-import { startSandbox } from '@verify-kit/sandbox';
+import { createClient, KNOWN_STATUSES } from '@verify-kit/client';
+import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
+import { createSandboxControl } from '@verify-kit/sandbox/control';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_KINDS, type FaultKind, startFaultProxy } from '../src/fault-proxy.js';
 import { seededRandom } from '../src/random.js';
 
-const KNOWN_STATUSES = [
-  'IN_AUTOMATIC_REVIEW',
-  'IN_MANUAL_REVIEW',
-  'APPROVED',
-  'REJECTED',
-  'RESUBMISSION_REQUIRED',
-];
+let sandbox: Sandbox;
+/** An identification the sandbox approved: what every read through the proxy asks for. */
+let identificationId: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ reviewDelayMs: 0 });
+  const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+  const session = await client.createSession({ workflowId: 'default', locale: 'en', sendOTP: false });
+  await client.close();
+  identificationId = session.identificationId;
+  const control = createSandboxControl(sandbox);
+  await control.submitDocument(session.id);
+  await control.waitForStatus(identificationId, 'APPROVED');
+});
+afterAll(() => sandbox.close());
+
+/** Reads the approved identification through a proxy that always does `kind`. */
+async function readThrough(kind: FaultKind | 'pass') {
+  const proxy = await startFaultProxy({
+    target: sandbox.url,
+    rates: kind === 'pass' ? {} : { [kind]: 1 },
+    delayMs: [30, 40],
+    random: seededRandom(7),
+  });
+  try {
+    const response = await request(`${proxy.url}/api/v1/identifications/${identificationId}`, {
+      headers: { 'x-api-key': sandbox.apiKey },
+    });
+    const text = await response.body.text();
+    return {
+      outcome: { status: response.statusCode, text },
+      records: proxy.records(),
+      stats: proxy.stats(),
+    };
+  } catch (error) {
+    return { outcome: { error }, records: proxy.records(), stats: proxy.stats() };
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** The body as JSON, or undefined when it is none. */
+function parsed(text: string | undefined): unknown {
+  try {
+    return JSON.parse(text ?? '');
+  } catch {
+    return undefined;
+  }
+}
 
 describe('the fault proxy', () => {
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  let identificationId: string;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ reviewDelayMs: 0 });
-    const headers = { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' };
-    const created = await request(`${sandbox.url}/api/v1/verification-sessions`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ workflowId: 'default', locale: 'en', sendOTP: false }),
-    });
-    const session = (await created.body.json()) as { id: string; identificationId: string };
-    identificationId = session.identificationId;
-    const submitted = await request(`${sandbox.url}/sandbox/sessions/${session.id}/documents`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'I', number: 'A1', givenName: 'A', surname: 'B', country: 'TUR' }),
-    });
-    await submitted.body.dump();
-    for (let i = 0; i < 100; i++) {
-      const read = await request(`${sandbox.url}/api/v1/identifications/${identificationId}`, { headers });
-      if (((await read.body.json()) as { status: string }).status === 'APPROVED') return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('the sandbox did not approve');
-  });
-  afterAll(() => sandbox.close());
-
-  /** Reads the approved identification through a proxy that always does `kind`. */
-  async function readThrough(kind: FaultKind | 'pass') {
-    const proxy = await startFaultProxy({
-      target: sandbox.url,
-      rates: kind === 'pass' ? {} : { [kind]: 1 },
-      delayMs: [30, 40],
-      random: seededRandom(7),
-    });
-    try {
-      const response = await request(`${proxy.url}/api/v1/identifications/${identificationId}`, {
-        headers: { 'x-api-key': sandbox.apiKey },
-      });
-      const text = await response.body.text();
-      return {
-        outcome: { status: response.statusCode, text },
-        records: proxy.records(),
-        stats: proxy.stats(),
-      };
-    } catch (error) {
-      return { outcome: { error }, records: proxy.records(), stats: proxy.stats() };
-    } finally {
-      await proxy.close();
-    }
-  }
-
   it('passes through and counts each upstream call by route', async () => {
     const { outcome, stats } = await readThrough('pass');
     expect(outcome).toMatchObject({ status: 200 });
@@ -94,17 +85,12 @@ describe('the fault proxy', () => {
         expect(records[0]?.detail).toMatch(/^(30|31|32|33|34|35|36|37|38|39|40) ms$/);
         break;
       case 'wrong_json': {
-        let body: unknown;
-        try {
-          body = JSON.parse(answered.text ?? '');
-        } catch {
-          body = undefined;
-        }
+        const body = parsed(answered.text);
         const valid =
           typeof body === 'object' &&
           body !== null &&
           (body as { id?: unknown }).id === identificationId &&
-          KNOWN_STATUSES.includes((body as { status?: unknown }).status as string);
+          (KNOWN_STATUSES as readonly unknown[]).includes((body as { status?: unknown }).status);
         expect(valid).toBe(false);
         break;
       }

@@ -1,9 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { en } from '../src/strings.en.js';
 import { StubServer } from './stub-server.js';
 
 export { expect };
+
+/** Attributes of an element that polls every 50 ms. */
+export const FAST = 'endpoint="/identity" poll-interval="50"';
+/** Attributes of an element that polls every 50 ms and starts a session as soon as it is on the page. */
+export const FAST_START = `${FAST} auto-start`;
+/** Starts at once; a scheduled poll comes 45 s or more later, so any prompt read has another cause. */
+export const SLOW_START = 'endpoint="/identity" poll-interval="60000" auto-start';
 
 export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 mkdirSync(ARTIFACTS, { recursive: true });
@@ -62,6 +70,23 @@ export function events(page: Page): Promise<RecordedEvent[]> {
   return page.evaluate(() => (window as unknown as { __events: RecordedEvent[] }).__events);
 }
 
+/** The types of the element's events so far, in order. */
+export async function eventTypes(page: Page): Promise<string[]> {
+  return (await events(page)).map((event) => event.type);
+}
+
+/** Opens a page whose element starts at once (polling every 50 ms) and waits until it shows the QR code. */
+export async function openStarted(page: Page, stub: StubServer, widget: Locator): Promise<void> {
+  await page.goto(stub.page({ attrs: FAST_START }));
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+}
+
+/** The kit reports the session approved; waits until the element shows it. */
+export async function kitApproves(stub: StubServer, widget: Locator): Promise<void> {
+  stub.setPhase('approved', 'APPROVED');
+  await expect(title(widget)).toHaveText(en.approvedTitle);
+}
+
 export function cspViolations(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
 }
@@ -76,6 +101,11 @@ export async function setHidden(page: Page, hidden: boolean): Promise<void> {
     });
     document.dispatchEvent(new Event('visibilitychange'));
   }, hidden);
+}
+
+/** The session code as the eye sees it, in groups of four (screen readers get it letter by letter). */
+export function shownCode(widget: Locator): Locator {
+  return widget.locator('[part~="code"] [aria-hidden="true"]');
 }
 
 /** The title line, which is also the aria-live region's content. */

@@ -1,17 +1,23 @@
 import { en } from '../src/strings.en.js';
-import { events, expect, setHidden, test, title } from './fixtures.js';
-
-const FAST = 'endpoint="/identity" poll-interval="50" auto-start';
-/** With this interval a scheduled poll comes 45 s or more later: any prompt read has another cause. */
-const SLOW = 'endpoint="/identity" poll-interval="60000" auto-start';
+import {
+  events,
+  eventTypes,
+  expect,
+  FAST_START,
+  kitApproves,
+  openStarted,
+  SLOW_START,
+  setHidden,
+  test,
+  title,
+} from './fixtures.js';
 
 test('long-polls /status with wait and since, and shows a change as soon as the kit answers', async ({
   page,
   stub,
   widget,
 }) => {
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   await expect.poll(() => stub.inFlight).toBe(1);
   const held = stub.calls('/identity/status').at(-1)!;
   expect(held.method).toBe('GET');
@@ -30,11 +36,9 @@ test('falls back to plain polling when the kit answers at once, and still sees t
   widget,
 }) => {
   stub.longPoll = false;
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(4);
-  stub.setPhase('approved', 'APPROVED');
-  await expect(title(widget)).toHaveText(en.approvedTitle);
+  await kitApproves(stub, widget);
 });
 
 test('backs off on 429 for as long as Retry-After says, without showing an error', async ({
@@ -48,13 +52,13 @@ test('backs off on 429 for as long as Retry-After says, without showing an error
     headers: { 'retry-after': '1' },
     body: { error: { code: 'RATE_LIMITED', message: 'slow down' } },
   });
-  await page.goto(stub.page({ attrs: FAST }));
+  await page.goto(stub.page({ attrs: FAST_START }));
   await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(2);
   const [limited, next] = stub.calls('/identity/status');
   expect(limited?.answeredStatus).toBe(429);
   expect(next!.at - limited!.answeredAt!).toBeGreaterThanOrEqual(950);
   await expect(title(widget)).toHaveText(en.awaitingTitle);
-  expect((await events(page)).map((e) => e.type)).not.toContain('verify-identity-error');
+  expect(await eventTypes(page)).not.toContain('verify-identity-error');
 });
 
 test('retries server errors with a growing backoff and recovers without an error', async ({
@@ -65,14 +69,13 @@ test('retries server errors with a growing backoff and recovers without an error
   stub.longPoll = false;
   for (let i = 0; i < 4; i++)
     stub.statusReplies.push({ status: 500, body: { error: { code: 'BOOM', message: 'x' } } });
-  await page.goto(stub.page({ attrs: FAST }));
+  await page.goto(stub.page({ attrs: FAST_START }));
   await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(5);
   const calls = stub.calls('/identity/status');
   // Backoff 50·2ⁿ ms ±25%: after the 4th failure the element waits at least 400 × 0.75 ms.
   expect(calls[4]!.at - calls[3]!.answeredAt!).toBeGreaterThanOrEqual(300);
-  stub.setPhase('approved', 'APPROVED');
-  await expect(title(widget)).toHaveText(en.approvedTitle);
-  expect((await events(page)).map((e) => e.type)).not.toContain('verify-identity-error');
+  await kitApproves(stub, widget);
+  expect(await eventTypes(page)).not.toContain('verify-identity-error');
 });
 
 test('gives up after repeated server errors with a retry that resumes the session', async ({
@@ -82,7 +85,7 @@ test('gives up after repeated server errors with a retry that resumes the sessio
 }) => {
   for (let i = 0; i < 5; i++)
     stub.statusReplies.push({ status: 503, body: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'x' } } });
-  await page.goto(stub.page({ attrs: FAST }));
+  await page.goto(stub.page({ attrs: FAST_START }));
   await expect(title(widget)).toHaveText(en.errorTitle);
   await expect(widget.getByText(en.errorUnavailable)).toBeVisible();
   expect(stub.calls('/identity/status')).toHaveLength(5);
@@ -102,8 +105,7 @@ test('a 404 NO_VERIFICATION_SESSION while following (another tab rotated the coo
   stub,
   widget,
 }) => {
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   // The held long-poll answers the change; the call after it meets the 404.
   stub.statusReplies.push({
     status: 404,
@@ -112,14 +114,12 @@ test('a 404 NO_VERIFICATION_SESSION while following (another tab rotated the coo
   stub.setPhase('in_review', 'IN_AUTOMATIC_REVIEW');
   await expect(title(widget)).toHaveText(en.reviewTitle);
   await expect.poll(() => stub.statusReplies.length).toBe(0);
-  stub.setPhase('approved', 'APPROVED');
-  await expect(title(widget)).toHaveText(en.approvedTitle);
-  expect((await events(page)).map((e) => e.type)).not.toContain('verify-identity-error');
+  await kitApproves(stub, widget);
+  expect(await eventTypes(page)).not.toContain('verify-identity-error');
 });
 
 test('two 404s in a row while following are an error, as before', async ({ page, stub, widget }) => {
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   for (let i = 0; i < 2; i++)
     stub.statusReplies.push({
       status: 404,
@@ -132,7 +132,7 @@ test('two 404s in a row while following are an error, as before', async ({ page,
 
 test('pauses while the tab is hidden and resumes when it is shown', async ({ page, stub, widget }) => {
   stub.longPoll = false;
-  await page.goto(stub.page({ attrs: FAST }));
+  await page.goto(stub.page({ attrs: FAST_START }));
   await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(2);
   await setHidden(page, true);
   await expect.poll(() => stub.inFlight).toBe(0);
@@ -152,7 +152,7 @@ test('a hidden tab drops its held long-poll, and re-reads at once when shown aga
   stub,
   widget,
 }) => {
-  await page.goto(stub.page({ attrs: SLOW }));
+  await page.goto(stub.page({ attrs: SLOW_START }));
   await expect.poll(() => stub.inFlight).toBe(1);
   await setHidden(page, true);
   await expect.poll(() => stub.inFlight).toBe(0);
@@ -167,7 +167,7 @@ test('re-reads at once when the page comes back from the back/forward cache', as
   widget,
 }) => {
   stub.longPoll = false;
-  await page.goto(stub.page({ attrs: SLOW }));
+  await page.goto(stub.page({ attrs: SLOW_START }));
   await expect.poll(() => stub.calls('/identity/status').length).toBe(1);
   await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true })));
   stub.setPhase('in_review');
@@ -193,7 +193,7 @@ test('never more than one request in flight: changes, slow answers, 429s, errors
     { status: 500, body: { error: { code: 'BOOM', message: 'x' } } },
     { delayMs: 200 },
   );
-  await page.goto(stub.page({ attrs: FAST }));
+  await page.goto(stub.page({ attrs: FAST_START }));
   await expect.poll(() => stub.statusReplies.length).toBe(0);
   stub.longPoll = true;
   stub.setPhase('in_review');
@@ -207,8 +207,7 @@ test('never more than one request in flight: changes, slow answers, 429s, errors
   stub.longPoll = false;
   stub.setPhase('in_review');
   await expect(title(widget)).toHaveText(en.reviewTitle);
-  stub.setPhase('approved', 'APPROVED');
-  await expect(title(widget)).toHaveText(en.approvedTitle);
+  await kitApproves(stub, widget);
   expect(stub.calls('/identity/status').length).toBeGreaterThanOrEqual(8);
   expect(stub.maxInFlight).toBe(1);
 });

@@ -1,8 +1,6 @@
 import { en } from '../src/strings.en.js';
 import { tr } from '../src/strings.tr.js';
-import { events, expect, test, title } from './fixtures.js';
-
-const FAST = 'endpoint="/identity" poll-interval="50"';
+import { events, expect, FAST, test, title } from './fixtures.js';
 
 test('speaks the document language by default (tr), and marks its content with that language', async ({
   page,

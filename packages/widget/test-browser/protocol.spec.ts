@@ -1,7 +1,16 @@
 import { en } from '../src/strings.en.js';
-import { events, expect, test, title } from './fixtures.js';
-
-const FAST = 'endpoint="/identity" poll-interval="50" auto-start';
+import {
+  eventTypes,
+  expect,
+  FAST,
+  FAST_START,
+  kitApproves,
+  openStarted,
+  SLOW_START,
+  shownCode,
+  test,
+  title,
+} from './fixtures.js';
 
 test('409 SESSION_CREATION_IN_PROGRESS on start: asks again after Retry-After, without an error', async ({
   page,
@@ -13,12 +22,11 @@ test('409 SESSION_CREATION_IN_PROGRESS on start: asks again after Retry-After, w
     headers: { 'retry-after': '1' },
     body: { error: { code: 'SESSION_CREATION_IN_PROGRESS', message: 'x' } },
   });
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   const [busy, again] = stub.calls('/identity/session');
   expect(busy?.answeredStatus).toBe(409);
   expect(again!.at - busy!.answeredAt!).toBeGreaterThanOrEqual(950);
-  expect((await events(page)).map((e) => e.type)).not.toContain('verify-identity-error');
+  expect(await eventTypes(page)).not.toContain('verify-identity-error');
 });
 
 test('429 TOO_MANY_SESSIONS with a short Retry-After on start is honoured, then the session shows', async ({
@@ -31,8 +39,7 @@ test('429 TOO_MANY_SESSIONS with a short Retry-After on start is honoured, then 
     headers: { 'retry-after': '1' },
     body: { error: { code: 'TOO_MANY_SESSIONS', message: 'x' } },
   });
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   const [limited, again] = stub.calls('/identity/session');
   expect(again!.at - limited!.answeredAt!).toBeGreaterThanOrEqual(950);
 });
@@ -63,11 +70,10 @@ test('pollAfterMs from the kit: reads without wait (no long-poll) and still sees
   widget,
 }) => {
   stub.pollAfterMs = 100;
-  await page.goto(stub.page({ attrs: 'endpoint="/identity" poll-interval="60000" auto-start' }));
+  await page.goto(stub.page({ attrs: SLOW_START }));
   await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(2);
   for (const call of stub.calls('/identity/status')) expect(call.query.has('wait')).toBe(false);
-  stub.setPhase('approved', 'APPROVED');
-  await expect(title(widget)).toHaveText(en.approvedTitle);
+  await kitApproves(stub, widget);
 });
 
 test('manual review is its own state: a person checks, the page may be closed', async ({
@@ -75,16 +81,14 @@ test('manual review is its own state: a person checks, the page may be closed', 
   stub,
   widget,
 }) => {
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   stub.setPhase('in_review');
   await expect(title(widget)).toHaveText(en.reviewTitle);
   stub.setPhase('in_manual_review', 'IN_MANUAL_REVIEW');
   await expect(title(widget)).toHaveText(en.manualTitle);
   await expect(widget.getByText(en.manualText)).toBeVisible();
-  stub.setPhase('approved', 'APPROVED');
-  await expect(title(widget)).toHaveText(en.approvedTitle);
-  expect((await events(page)).map((e) => e.type)).toEqual([
+  await kitApproves(stub, widget);
+  expect(await eventTypes(page)).toEqual([
     'phase-change',
     'phase-change',
     'phase-change',
@@ -99,7 +103,7 @@ test('after a rejection: one Try again (a new session) and the product’s own h
   widget,
 }) => {
   await page.goto(
-    stub.page({ attrs: FAST, inner: '<a slot="rejected" href="/elsewhere">Contact support</a>' }),
+    stub.page({ attrs: FAST_START, inner: '<a slot="rejected" href="/elsewhere">Contact support</a>' }),
   );
   await expect(title(widget)).toHaveText(en.awaitingTitle);
   stub.setPhase('rejected', 'REJECTED');
@@ -107,13 +111,12 @@ test('after a rejection: one Try again (a new session) and the product’s own h
   await expect(page.getByRole('link', { name: 'Contact support' })).toBeVisible();
   await expect(widget.getByRole('button')).toHaveCount(1);
   await widget.getByRole('button', { name: en.retry }).click();
-  await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('P9WN 3HJE');
+  await expect(shownCode(widget)).toHaveText('P9WN 3HJE');
   expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
 });
 
 test('no send-link form unless the kit allows a channel', async ({ page, stub, widget }) => {
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   await expect(widget.getByRole('button', { name: en.send })).toHaveCount(0);
 });
 
@@ -123,8 +126,7 @@ test('send the link by e-mail: a new session for that contact, where it went, a 
   widget,
 }) => {
   stub.sendLink = ['email'];
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   await expect(widget.getByRole('textbox', { name: en.sms })).toHaveCount(0);
   await widget.getByRole('textbox', { name: en.email }).fill('ada@example.com');
   await widget.getByRole('button', { name: en.send }).click();
@@ -148,7 +150,7 @@ test('one polite live region, and the page does not scroll when the view changes
   widget,
 }) => {
   await page.setViewportSize({ width: 1024, height: 300 });
-  await page.goto(stub.page({ attrs: 'endpoint="/identity" poll-interval="50"' }));
+  await page.goto(stub.page({ attrs: FAST }));
   await widget.getByRole('button', { name: en.start }).press('Enter');
   await expect(title(widget)).toHaveText(en.awaitingTitle);
   await expect(widget.locator('[role="status"], [aria-live]')).toHaveCount(1);

@@ -1,8 +1,18 @@
 import { en } from '../src/strings.en.js';
-import { events, expect, test, title } from './fixtures.js';
+import {
+  events,
+  eventTypes,
+  expect,
+  FAST,
+  FAST_START,
+  kitApproves,
+  openStarted,
+  SLOW_START,
+  shownCode,
+  test,
+  title,
+} from './fixtures.js';
 import type { Reply } from './stub-server.js';
-
-const FAST = 'endpoint="/identity" poll-interval="50"';
 
 test('idle shows a Start button; Start creates the session and shows the QR, the link, the code and the time left', async ({
   page,
@@ -29,7 +39,7 @@ test('idle shows a Start button; Start creates the session and shows the QR, the
     'href',
     stub.sessionBody().sessionPageLink,
   );
-  await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('K7QM 4XRT');
+  await expect(shownCode(widget)).toHaveText('K7QM 4XRT');
   await expect(widget.locator('[part~="code"] .sr')).toHaveText('K 7 Q M 4 X R T');
   await expect(widget.locator('[part~="time"]')).toHaveText('Time left: 30 minutes');
 
@@ -51,7 +61,7 @@ test('follows the review to approval: events in order, the done slot, and no mor
 }) => {
   await page.goto(
     stub.page({
-      attrs: `${FAST} auto-start`,
+      attrs: FAST_START,
       inner: '<a slot="done" href="/elsewhere">Go to your account</a>',
     }),
   );
@@ -61,8 +71,7 @@ test('follows the review to approval: events in order, the done slot, and no mor
 
   stub.setPhase('in_review', 'IN_MANUAL_REVIEW');
   await expect(title(widget)).toHaveText(en.reviewTitle);
-  stub.setPhase('approved', 'APPROVED');
-  await expect(title(widget)).toHaveText(en.approvedTitle);
+  await kitApproves(stub, widget);
   await expect(done).toBeVisible();
 
   const seen = (await events(page)).map((e) => [e.type, e.detail]);
@@ -85,8 +94,7 @@ test('follows the review to approval: events in order, the done slot, and no mor
 });
 
 test('rejected: says so, emits rejected and stops following', async ({ page, stub, widget }) => {
-  await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await openStarted(page, stub, widget);
   stub.setPhase('rejected', 'REJECTED');
   await expect(title(widget)).toHaveText(en.rejectedTitle);
   await expect(widget.getByText(en.rejectedText)).toBeVisible();
@@ -110,7 +118,7 @@ test('auto-start resumes the session bound to the browser session without a clic
   stub.setPhase('in_review');
   stub.sessionCode = 'K7QM4XRT';
   stub.expiresAt = Date.now() + 60_000;
-  await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
+  await page.goto(stub.page({ attrs: FAST_START }));
   await expect(title(widget)).toHaveText(en.reviewTitle);
   expect(stub.calls('/identity/session')).toHaveLength(1);
   expect(stub.calls('/identity/session')[0]?.body).toBe('{"locale":"en"}');
@@ -118,16 +126,16 @@ test('auto-start resumes the session bound to the browser session without a clic
 });
 
 test('expired: offers a new session, created with restart:true', async ({ page, stub, widget }) => {
-  await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
-  await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('K7QM 4XRT');
+  await page.goto(stub.page({ attrs: FAST_START }));
+  await expect(shownCode(widget)).toHaveText('K7QM 4XRT');
   stub.setPhase('expired');
   await expect(title(widget)).toHaveText(en.expiredTitle);
-  expect((await events(page)).map((e) => e.type)).toContain('expired');
+  expect(await eventTypes(page)).toContain('expired');
 
   await widget.getByRole('button', { name: en.newSession }).click();
   await expect(title(widget)).toHaveText(en.awaitingTitle);
   expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
-  await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('P9WN 3HJE');
+  await expect(shownCode(widget)).toHaveText('P9WN 3HJE');
 });
 
 test('the time left ticks down, and at zero the element re-reads at once and shows expired', async ({
@@ -138,7 +146,7 @@ test('the time left ticks down, and at zero the element re-reads at once and sho
   // No long-poll and a long poll interval: only the element's own clock can trigger the re-read.
   stub.longPoll = false;
   stub.sessionMs = 4_000;
-  await page.goto(stub.page({ attrs: 'endpoint="/identity" poll-interval="60000" auto-start' }));
+  await page.goto(stub.page({ attrs: SLOW_START }));
   const time = widget.locator('[part~="time"]');
   await expect(time).toHaveText(/^Time left: [1-4] seconds?$/);
   await expect(time).toHaveClass('urgent');
@@ -147,38 +155,34 @@ test('the time left ticks down, and at zero the element re-reads at once and sho
   expect(stub.calls('/identity/status').length).toBeGreaterThanOrEqual(2);
 });
 
-test('resubmission required: Continue shows the same QR and code again, without a new session', async ({
-  page,
-  stub,
-  widget,
-}) => {
-  await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
-  stub.setPhase('resubmission_required', 'RESUBMISSION_REQUIRED');
-  await expect(title(widget)).toHaveText(en.resubmitTitle);
-  await expect(widget.getByText(en.resubmitText)).toBeVisible();
+test.describe('resubmission required', () => {
+  test.beforeEach(async ({ page, stub, widget }) => {
+    await openStarted(page, stub, widget);
+    stub.setPhase('resubmission_required', 'RESUBMISSION_REQUIRED');
+  });
 
-  await widget.getByRole('button', { name: en.continue }).click();
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
-  await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('K7QM 4XRT');
-  expect(stub.calls('/identity/session')).toHaveLength(1);
+  test('Continue shows the same QR and code again, without a new session', async ({ stub, widget }) => {
+    await expect(title(widget)).toHaveText(en.resubmitTitle);
+    await expect(widget.getByText(en.resubmitText)).toBeVisible();
 
-  // The person sends the document again on the phone.
-  stub.setPhase('in_review', 'IN_AUTOMATIC_REVIEW');
-  await expect(title(widget)).toHaveText(en.reviewTitle);
-});
+    await widget.getByRole('button', { name: en.continue }).click();
+    await expect(title(widget)).toHaveText(en.awaitingTitle);
+    await expect(shownCode(widget)).toHaveText('K7QM 4XRT');
+    expect(stub.calls('/identity/session')).toHaveLength(1);
 
-test('resubmission required: Start again asks the kit for a new session with restart:true', async ({
-  page,
-  stub,
-  widget,
-}) => {
-  await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
-  stub.setPhase('resubmission_required', 'RESUBMISSION_REQUIRED');
-  await widget.getByRole('button', { name: en.restart }).click();
-  await expect(widget.locator('[part~="code"] [aria-hidden="true"]')).toHaveText('P9WN 3HJE');
-  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
+    // The person sends the document again on the phone.
+    stub.setPhase('in_review', 'IN_AUTOMATIC_REVIEW');
+    await expect(title(widget)).toHaveText(en.reviewTitle);
+  });
+
+  test('Start again asks the kit for a new session with restart:true', async ({ stub, widget }) => {
+    await widget.getByRole('button', { name: en.restart }).click();
+    await expect(shownCode(widget)).toHaveText('P9WN 3HJE');
+    expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({
+      restart: true,
+      locale: 'en',
+    });
+  });
 });
 
 test('a slow start shows the busy state until the kit answers', async ({ page, stub, widget }) => {
@@ -268,7 +272,7 @@ test('a session that the kit no longer knows (404 on /status) ends in an error w
   widget,
 }) => {
   stub.statusReplies.push({ status: 404, body: { error: { code: 'NO_SESSION', message: 'none' } } });
-  await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
+  await page.goto(stub.page({ attrs: FAST_START }));
   await expect(title(widget)).toHaveText(en.errorTitle);
   await expect(widget.getByText(en.errorNoSession)).toBeVisible();
   expect((await events(page)).at(-1)).toMatchObject({
@@ -287,7 +291,7 @@ test.describe('the deep link', () => {
     stub,
     widget,
   }) => {
-    await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
+    await page.goto(stub.page({ attrs: FAST_START }));
     await expect(widget.getByRole('img', { name: en.qrAlt })).toBeVisible();
     await expect(widget.getByRole('link', { name: en.webPage })).toBeVisible();
     await expect(widget.getByRole('link', { name: en.openApp })).toBeHidden();
@@ -304,7 +308,7 @@ test.describe('the deep link', () => {
       sessionPageLink: 'data:text/html,<script>alert(1)</script>',
     };
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
+    await page.goto(stub.page({ attrs: FAST_START }));
     await expect(widget.getByRole('link', { name: en.openApp })).toHaveAttribute('href', '#');
     await expect(widget.getByRole('link', { name: en.webPage })).toHaveAttribute('href', '#');
   });
@@ -315,7 +319,7 @@ test.describe('the deep link', () => {
     widget,
   }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
+    await page.goto(stub.page({ attrs: FAST_START }));
     const link = widget.getByRole('link', { name: en.openApp });
     const qr = widget.getByRole('img', { name: en.qrAlt });
     await expect(link).toBeVisible();
@@ -330,7 +334,7 @@ test.describe('the deep link', () => {
   test.describe('on a touch screen', () => {
     test.use({ hasTouch: true, isMobile: false, viewport: { width: 1024, height: 768 } });
     test('is the primary action too', async ({ page, stub, widget }) => {
-      await page.goto(stub.page({ attrs: `${FAST} auto-start` }));
+      await page.goto(stub.page({ attrs: FAST_START }));
       expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
       await expect(widget.getByRole('link', { name: en.openApp })).toHaveCSS(
         'background-color',

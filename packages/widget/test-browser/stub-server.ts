@@ -154,46 +154,68 @@ export class StubServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const path = url.pathname;
-    if (path.startsWith('/page/')) {
-      const html = this.pages.get(path.slice(6));
-      if (!html) return void res.writeHead(404).end();
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'set-cookie': 'sid=stub-session; Path=/; HttpOnly; SameSite=Strict',
-        'content-security-policy':
-          "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; style-src 'self'; " +
-          "base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types lit-html",
-      });
-      return void res.end(html);
+    if (await this.serveAsset(path, res)) return;
+    const entry = await this.logRequest(req, url);
+    if (path === '/identity/qr.svg') {
+      res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'private' });
+      return void res.end(QR_SVG);
     }
-    const built = BUILT.exec(path)?.[1];
-    if (built) {
-      const file = await readFile(fileURLToPath(new URL(built, DIST))).catch(() => undefined);
-      if (!file) return void res.writeHead(404).end();
-      this.scripts.push(built);
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
-      return void res.end(file);
-    }
-    if (path === '/favicon.ico') return void res.writeHead(204).end();
-    if (path === '/elsewhere') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return void res.end('<!doctype html><html lang="en"><title>elsewhere</title><p>elsewhere</p></html>');
-    }
+    this.track(entry, res);
+    if (this.unreachable) return void req.socket.destroy();
+    if (path === '/identity/session' && req.method === 'POST') return this.answerSession(req, res, entry);
+    if (path === '/identity/status' && req.method === 'GET') return this.answerStatus(req, res, url);
+    json(res, 404, { error: { code: 'NOT_FOUND', message: path } });
+  }
 
+  /** Answers the test pages, the built files and the other non-API paths; false for an API call. */
+  private async serveAsset(path: string, res: ServerResponse): Promise<boolean> {
+    const built = BUILT.exec(path)?.[1];
+    if (path.startsWith('/page/')) this.servePage(path.slice(6), res);
+    else if (built) await this.serveBuilt(built, res);
+    else if (path === '/favicon.ico') res.writeHead(204).end();
+    else if (path === '/elsewhere') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html lang="en"><title>elsewhere</title><p>elsewhere</p></html>');
+    } else return false;
+    return true;
+  }
+
+  private servePage(id: string, res: ServerResponse): void {
+    const html = this.pages.get(id);
+    if (!html) return void res.writeHead(404).end();
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'set-cookie': 'sid=stub-session; Path=/; HttpOnly; SameSite=Strict',
+      'content-security-policy':
+        "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; style-src 'self'; " +
+        "base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types lit-html",
+    });
+    res.end(html);
+  }
+
+  private async serveBuilt(name: string, res: ServerResponse): Promise<void> {
+    const file = await readFile(fileURLToPath(new URL(name, DIST))).catch(() => undefined);
+    if (!file) return void res.writeHead(404).end();
+    this.scripts.push(name);
+    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(file);
+  }
+
+  private async logRequest(req: IncomingMessage, url: URL): Promise<LoggedRequest> {
     const entry: LoggedRequest = {
       method: req.method ?? 'GET',
-      path,
+      path: url.pathname,
       query: url.searchParams,
       headers: req.headers,
       body: await readBody(req),
       at: this.sinceStart(),
     };
     this.log.push(entry);
-    if (path === '/identity/qr.svg') {
-      res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'private' });
-      return void res.end(QR_SVG);
-    }
+    return entry;
+  }
 
+  /** Counts the call in flight until its connection closes, and notes when it was answered. */
+  private track(entry: LoggedRequest, res: ServerResponse): void {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     // 'prefinish' is emitted synchronously by res.end(): the earliest the browser can have the answer.
@@ -202,37 +224,40 @@ export class StubServer {
       entry.answeredStatus = res.statusCode;
     });
     res.on('close', () => this.inFlight--);
+  }
 
-    if (this.unreachable) return void req.socket.destroy();
-    if (path === '/identity/session' && req.method === 'POST') {
-      const reply = this.sessionReplies.shift();
-      if (reply && (await this.sendReply(req, res, reply))) return;
-      const request = JSON.parse(entry.body || '{}') as SessionRequestBody;
-      if (!this.sessionCode || request.restart || this.currentPhase() === 'expired') this.newSession();
-      if (request.sendTo) {
-        const to = 'email' in request.sendTo ? request.sendTo.email : request.sendTo.phoneNumber;
-        this.sentTo = `${to.slice(0, 1)}•••${to.slice(-4)}`;
-      }
-      return json(res, 201, this.sessionBody());
+  private async answerSession(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: LoggedRequest,
+  ): Promise<void> {
+    const reply = this.sessionReplies.shift();
+    if (reply && (await this.sendReply(req, res, reply))) return;
+    const request = JSON.parse(entry.body || '{}') as SessionRequestBody;
+    if (!this.sessionCode || request.restart || this.currentPhase() === 'expired') this.newSession();
+    if (request.sendTo) {
+      const to = 'email' in request.sendTo ? request.sendTo.email : request.sendTo.phoneNumber;
+      this.sentTo = `${to.slice(0, 1)}•••${to.slice(-4)}`;
     }
-    if (path === '/identity/status' && req.method === 'GET') {
-      const reply = this.statusReplies.shift();
-      if (reply && (await this.sendReply(req, res, reply))) return;
-      if (!this.sessionCode) return json(res, 404, { error: { code: 'NO_SESSION', message: 'none bound' } });
-      const since = url.searchParams.get('since');
-      const wait = Number(url.searchParams.get('wait') ?? 0);
-      if (this.longPoll && since === this.currentPhase() && wait > 0)
-        await this.waitForChange(since, wait, res);
-      if (res.closed) return;
-      const body: StatusResponseBody = {
-        phase: this.currentPhase(),
-        status: this.status,
-        expiresAt: new Date(this.expiresAt).toISOString(),
-        ...(this.pollAfterMs === undefined ? {} : { pollAfterMs: this.pollAfterMs }),
-      };
-      return json(res, 200, body);
-    }
-    json(res, 404, { error: { code: 'NOT_FOUND', message: path } });
+    json(res, 201, this.sessionBody());
+  }
+
+  private async answerStatus(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const reply = this.statusReplies.shift();
+    if (reply && (await this.sendReply(req, res, reply))) return;
+    if (!this.sessionCode) return json(res, 404, { error: { code: 'NO_SESSION', message: 'none bound' } });
+    const since = url.searchParams.get('since');
+    const wait = Number(url.searchParams.get('wait') ?? 0);
+    if (this.longPoll && since === this.currentPhase() && wait > 0)
+      await this.waitForChange(since, wait, res);
+    if (res.closed) return;
+    const body: StatusResponseBody = {
+      phase: this.currentPhase(),
+      status: this.status,
+      expiresAt: new Date(this.expiresAt).toISOString(),
+      ...(this.pollAfterMs === undefined ? {} : { pollAfterMs: this.pollAfterMs }),
+    };
+    json(res, 200, body);
   }
 
   private newSession(): void {

@@ -6,7 +6,7 @@ import {
   listen,
   startFakeUpstream,
 } from '@verify-kit/testkit';
-import express from 'express';
+import express, { type Express, type Request } from 'express';
 import session, { type Store } from 'express-session';
 import { createVerifyKit, type VerifyKit, type VerifyKitOptions } from '../../src/index.js';
 
@@ -16,8 +16,13 @@ export interface TestApp {
   /** How many times a gated handler ran (the gate called next()). */
   readonly passed: number;
   browser(): Browser;
+  /** A new browser, signed in as `user` through the app's test sign-in. */
+  signedIn(user: string): Promise<Browser>;
   close(): Promise<void>;
 }
+
+/** The user the app's test sign-in (`POST /login?user=…`) put in the session: the account, as `accountOf`. */
+export const signedInUser = (req: Request) => (req.session as unknown as { user?: string } | undefined)?.user;
 
 export interface AppSetup {
   /** The express module the app is built with (express 4 for the smoke test). */
@@ -30,11 +35,32 @@ export interface AppSetup {
   listening?: Listening;
   /** express-session's store (connect-redis for several instances); default its MemoryStore. */
   sessionStore?: Store;
+  /** The test's own routes, mounted after the app's and before its gated catch-all. */
+  routes?: (app: Express, kit: VerifyKit) => void;
 }
 
 type KitOptions = Omit<VerifyKitOptions, 'workflowId'> & { workflowId?: string };
 /** The kit's options besides the upstream's address and key. */
 export type AppOptions = Omit<KitOptions, 'baseUrl' | 'apiKey'>;
+
+/** The app's own sign-in (`POST /login?user=…`), sign-out, `kit.forget()` and `GET /whoami`. */
+function mountSignIn(app: Express, kit: VerifyKit): void {
+  app.post('/login', (req, res) => {
+    (req.session as unknown as { user: string }).user = String(req.query.user);
+    res.json({ ok: true });
+  });
+  // Signing out and in again regenerates the session, as every app should.
+  app.post('/logout', (req, res, next) => {
+    req.session.regenerate((error) => (error ? next(error) : res.json({ ok: true })));
+  });
+  app.post('/forget', async (req, res) => {
+    await kit.forget(req, res);
+    res.json({ ok: true });
+  });
+  app.get('/whoami', (req, res) => {
+    res.json({ user: signedInUser(req) ?? null });
+  });
+}
 
 /** An integrator's app as the README shows it, on 127.0.0.1, with the kit under /identity. */
 export async function startApp(options: KitOptions, setup: AppSetup = {}): Promise<TestApp> {
@@ -58,21 +84,7 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
     );
   }
   app.use('/identity', kit.router);
-  app.post('/login', (req, res) => {
-    (req.session as unknown as { user: string }).user = String(req.query.user);
-    res.json({ ok: true });
-  });
-  // Signing out and in again regenerates the session, as every app should.
-  app.post('/logout', (req, res, next) => {
-    req.session.regenerate((error) => (error ? next(error) : res.json({ ok: true })));
-  });
-  app.post('/forget', async (req, res) => {
-    await kit.forget(req, res);
-    res.json({ ok: true });
-  });
-  app.get('/whoami', (req, res) => {
-    res.json({ user: (req.session as unknown as { user?: string } | undefined)?.user ?? null });
-  });
+  mountSignIn(app, kit);
   let passed = 0;
   app.get('/account', kit.requireApproved({ redirectTo: '/verify' }), (_req, res) => {
     passed++;
@@ -96,6 +108,7 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
       res.status(502).json({ code: (error as { code?: string }).code });
     }
   });
+  setup.routes?.(app, kit);
   // Everything else is gated too: lets the open-redirect tests request any path.
   app.use(kit.requireApproved({ redirectTo: '/verify' }), (_req, res) => {
     passed++;
@@ -111,6 +124,11 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
       return passed;
     },
     browser: () => new Browser(server.url),
+    async signedIn(user) {
+      const browser = new Browser(server.url);
+      await browser.post(`/login?user=${encodeURIComponent(user)}`);
+      return browser;
+    },
     async close() {
       await kit.close();
       await server.close();
@@ -122,9 +140,10 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
 export async function withFakeUpstreamApp(
   options: AppOptions & { apiKey: string },
   run: (app: TestApp, upstream: FakeUpstream) => Promise<void>,
+  setup: AppSetup = {},
 ): Promise<void> {
   const upstream = await startFakeUpstream();
-  const app = await startApp({ baseUrl: upstream.url, ...options });
+  const app = await startApp({ baseUrl: upstream.url, ...options }, setup);
   try {
     await run(app, upstream);
   } finally {

@@ -2,8 +2,10 @@ import { generateWebhookSecret } from '@verify-kit/client';
 import { type Sandbox, type SandboxOptions, startSandbox } from '@verify-kit/sandbox';
 import {
   type Browser,
+  deliverWebhook,
   expectKeyNeverLeaked,
   type FakeUpstream,
+  type Listening,
   listen,
   type RedisServer,
   startFakeUpstream,
@@ -12,7 +14,7 @@ import {
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { SessionResponseBody } from '../../src/index.js';
 import { type AppOptions, type AppSetup, startApp, type TestApp } from './app.js';
-import { openByCode, submitDocument, waitForStatus } from './sandbox.js';
+import { openByCode, type Scenario, submitDocument, waitForStatus } from './sandbox.js';
 
 /**
  * A real sandbox and an app on it for the tests of one file: started before them, closed after,
@@ -85,6 +87,17 @@ export async function approveInSandbox(sandbox: Sandbox, sessionCode: string): P
   return identificationId;
 }
 
+/**
+ * The person on `device` starts a verification and shows a document the sandbox treats per `scenario`;
+ * resolves with the identification's id, once APPROVED for `approve`.
+ */
+export async function verifyIn(sandbox: Sandbox, device: Browser, scenario: Scenario = 'approve') {
+  const started = await device.post<SessionResponseBody>('/identity/session');
+  expect(started.status).toBe(201);
+  if (scenario === 'approve') return approveInSandbox(sandbox, started.json.sessionCode);
+  return (await submitDocument(sandbox, started.json.sessionCode, scenario)).identificationId;
+}
+
 /** `POST /session` on the fake upstream; the identification it created (the browser never sees it). */
 export async function startVerificationOn(upstream: FakeUpstream, browser: Browser): Promise<string> {
   const before = new Set(upstream.statuses.keys());
@@ -95,18 +108,27 @@ export async function startVerificationOn(upstream: FakeUpstream, browser: Brows
 }
 
 /**
+ * The fake upstream's identification turns `status`, and the service's signed webhook
+ * (`identification.<status>`) tells the kit so.
+ */
+export async function changeStatusOn(
+  upstream: FakeUpstream,
+  app: TestApp,
+  change: { secret: string; identificationId: string; status: string },
+): Promise<void> {
+  const { secret, identificationId, status } = change;
+  upstream.statuses.set(identificationId, status);
+  const type = `identification.${status.toLowerCase()}`;
+  expect((await deliverWebhook(app.browser(), { secret, identificationId, type })).status).toBe(204);
+}
+
+/**
  * A sandbox that signs webhooks to an app on it (the app listens before the kit exists, so the
  * sandbox knows where to send); polling is slow, so only a webhook wakes a long-poll quickly.
  */
 export async function startWebhookedApp(apiKey: string, setup: AppSetup = {}) {
   const secret = generateWebhookSecret();
-  const listening = await listen();
-  const sandbox = await startSandbox({
-    apiKey,
-    reviewDelayMs: 0,
-    webhookUrl: `${listening.url}/identity/webhook`,
-    webhookSecret: secret,
-  });
+  const { sandbox, listening } = await startWebhookingSandbox(apiKey, secret);
   const app = await startApp(
     { baseUrl: sandbox.url, apiKey, webhookSecret: secret, pollIntervalMs: 60_000 },
     { ...setup, listening },
@@ -116,4 +138,37 @@ export async function startWebhookedApp(apiKey: string, setup: AppSetup = {}) {
     await sandbox.close();
   };
   return { sandbox, app, close };
+}
+
+/**
+ * A sandbox that signs its webhooks with `secret` and sends them to an address already listening,
+ * where an app answers once started (`setup.listening`).
+ */
+export async function startWebhookingSandbox(
+  apiKey: string,
+  secret: string,
+): Promise<{ sandbox: Sandbox; listening: Listening }> {
+  const listening = await listen();
+  const sandbox = await startSandbox({
+    apiKey,
+    reviewDelayMs: 0,
+    webhookUrl: `${listening.url}/identity/webhook`,
+    webhookSecret: secret,
+  });
+  return { sandbox, listening };
+}
+
+/** Unhandled rejections and uncaught exceptions while the tests of this file (or describe) run. */
+export function collectUnhandled(): unknown[] {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  beforeAll(() => {
+    process.on('unhandledRejection', onUnhandled);
+    process.on('uncaughtException', onUnhandled);
+  });
+  afterAll(() => {
+    process.off('unhandledRejection', onUnhandled);
+    process.off('uncaughtException', onUnhandled);
+  });
+  return unhandled;
 }
