@@ -170,6 +170,15 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** The upstream is down or the client left: a proxy answers 502 when it still can. */
+function answerUnreachable(res: ServerResponse): void {
+  if (!res.headersSent && !res.destroyed) {
+    send(res, 502, { 'content-type': 'text/plain' }, 'fault proxy: upstream unreachable');
+  } else {
+    res.destroy();
+  }
+}
+
 /** A real node:http proxy on 127.0.0.1 that misbehaves on purpose, and records what it did. */
 export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<FaultProxy> {
   let target = options.target;
@@ -217,12 +226,7 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
   const server = createServer({ keepAlive: true }, (req, res) => {
     handle(req, res).catch(() => {
       log.stats.upstreamErrors++;
-      // The upstream is down or the client left: a proxy answers 502 when it still can.
-      if (!res.headersSent && !res.destroyed) {
-        send(res, 502, { 'content-type': 'text/plain' }, 'fault proxy: upstream unreachable');
-      } else {
-        res.destroy();
-      }
+      answerUnreachable(res);
     });
   });
   const host = options.host ?? '127.0.0.1';
