@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig } from 'vite';
+import { en } from './pages/src/text/en.js';
 import { PAGE_FILES } from './src/page-files.js';
+import { pageText } from './vite/page-text.js';
 import { sharedChrome } from './vite/shared-chrome.js';
 
 const pages = new URL('./pages/', import.meta.url);
@@ -15,7 +17,8 @@ export default defineConfig(({ command }) => ({
   root: fileURLToPath(pages),
   base: '/',
   publicDir: false,
-  plugins: [sharedChrome(new URL('./partials/', pages))],
+  // The shared chrome first: its header's words are filled in with the page's.
+  plugins: [sharedChrome(new URL('./partials/', pages)), pageText(en)],
   resolve: command === 'serve' ? { conditions: ['source', ...defaultClientConditions] } : {},
   build: {
     outDir: fileURLToPath(new URL('./dist/public', import.meta.url)),

@@ -1,4 +1,5 @@
 import type { VerifyKit } from '@verify-kit/express';
+import type { SandboxControlOptions } from '@verify-kit/sandbox/control';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import session, { type Store } from 'express-session';
 import type { ActivityLog } from './activity-log.js';
@@ -6,6 +7,7 @@ import { type BoundSession, demoApi, requireSignedIn, SESSION_COOKIE_NAME } from
 import { jsonErrorHandler, requireSameOriginJson, sendError } from './http-errors.js';
 import type { PageSource } from './page-source.js';
 import { notApprovedHandler, requireSignedInPage, sendPage, unavailablePage, writePage } from './pages.js';
+import { reviewerApi } from './reviewer-api.js';
 import { securityHeaders } from './security-headers.js';
 import './session-data.js';
 
@@ -13,8 +15,8 @@ export interface DemoAppOptions {
   kit: VerifyKit;
   activity: ActivityLog;
   boundSession: (req: Request) => Promise<BoundSession | undefined>;
-  /** The embedded sandbox's base URL (its simulator is framed), undefined against a real service. */
-  sandboxUrl: string | undefined;
+  /** The embedded sandbox (its simulator is framed, its reviewer decides), undefined against a real service. */
+  sandbox: SandboxControlOptions | undefined;
   sessionStore: Store | undefined;
   sessionSecret: string;
   /** Express's `trust proxy` setting, for a demo behind an HTTPS reverse proxy. */
@@ -26,11 +28,12 @@ const EIGHT_HOURS_MS = 8 * 60 * 60 * 1000;
 
 export function createDemoApp(options: DemoAppOptions): Express {
   const { kit, activity, boundSession, pages } = options;
+  const sandboxUrl = options.sandbox?.url;
   const app = express();
   app.disable('x-powered-by');
   if (options.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(options.trustProxy));
 
-  app.use(securityHeaders(options.sandboxUrl === undefined ? undefined : new URL(options.sandboxUrl).origin));
+  app.use(securityHeaders(sandboxUrl === undefined ? undefined : new URL(sandboxUrl).origin));
   app.use(pages.assets);
 
   // As express-session's README recommends: a secret, no resave, no empty sessions, an
@@ -74,10 +77,11 @@ export function createDemoApp(options: DemoAppOptions): Express {
       activity,
       boundSession,
       forget: (req) => kit.forget(req),
-      simulatorBaseUrl: options.sandboxUrl,
-      upstreamKind: options.sandboxUrl === undefined ? 'service' : 'sandbox',
+      simulatorBaseUrl: sandboxUrl,
+      upstreamKind: sandboxUrl === undefined ? 'service' : 'sandbox',
     }),
   );
+  app.use('/api/demo', reviewerApi({ kit, sandbox: options.sandbox }));
   app.use('/api', (_req, res) => sendError(res, 404, 'NOT_FOUND', 'there is no such API endpoint'));
 
   // Pages.

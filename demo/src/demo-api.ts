@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ActivityLog } from './activity-log.js';
 import { accountIdOf } from './bound-session.js';
 import { sendError, sendValidationError } from './http-errors.js';
+import { plainIssue } from './plain-issues.js';
 import { DEFAULT_SCENARIO, ScenarioSchema } from './scenario.js';
 import type { DemoUser } from './session-data.js';
 
@@ -59,7 +60,7 @@ export function demoApi(options: DemoApiOptions): Router {
   });
 
   router.post('/sign-in', async (req, res) => {
-    const parsed = SignInSchema.safeParse(req.body ?? {});
+    const parsed = SignInSchema.safeParse(req.body ?? {}, { error: plainIssue });
     if (!parsed.success) return sendValidationError(res, parsed.error);
     // A new session id at sign-in (no fixation); it also drops any earlier binding.
     await regenerate(req);
@@ -80,7 +81,7 @@ export function demoApi(options: DemoApiOptions): Router {
   });
 
   router.put('/scenario', requireSignedIn, (req, res) => {
-    const parsed = ScenarioSchema.safeParse(req.body ?? {});
+    const parsed = ScenarioSchema.safeParse(req.body ?? {}, { error: plainIssue });
     if (!parsed.success) return sendValidationError(res, parsed.error);
     req.session.scenario = parsed.data;
     res.json({ scenario: parsed.data });

@@ -53,6 +53,8 @@ export async function createDemoKit(
         throw new VerifyKitError('SIGN_IN_REQUIRED', 'please sign in first', { status: 401 });
       return sessionOptionsFor(req.session.scenario ?? DEFAULT_SCENARIO, user);
     },
+    // The widget's "get the link sent to you" form: the service e-mails or texts the session's link.
+    sendLink: ['email', 'sms'],
     ...(upstream.webhookSecret === undefined ? {} : { webhookSecret: upstream.webhookSecret }),
     // With the embedded sandbox the kit keeps the sandbox's time, so moving the sandbox's clock
     // (POST /sandbox/clock/advance) expires sessions for the whole demo, webhooks included.

@@ -21,8 +21,11 @@ export const ScenarioSchema = z
     sendOTP: z.boolean(),
     phoneNumber: PhoneNumberSchema.optional(),
     locale: LocaleSchema,
-    duration: z.int().min(1).max(MAX_DURATION_MINUTES),
-    approvalCriteria: z.array(ApprovalCriterionSchema).max(10),
+    duration: z
+      .int({ error: 'enter the duration as a whole number of minutes' })
+      .min(1, 'enter at least 1 minute')
+      .max(MAX_DURATION_MINUTES, `enter at most ${MAX_DURATION_MINUTES} minutes (one day)`),
+    approvalCriteria: z.array(ApprovalCriterionSchema).max(10, 'use at most 10 criteria'),
   })
   .superRefine((s, ctx) => {
     if (s.contact === 'phone' && s.phoneNumber === undefined) {
@@ -38,6 +41,15 @@ export const ScenarioSchema = z
         path: ['sendOTP'],
         message: 'a one-time password needs a contact detail: choose e-mail or phone, or turn the OTP off',
       });
+    }
+    for (const [index, criterion] of s.approvalCriteria.entries()) {
+      if (criterion.value.trim() === '') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['approvalCriteria', index, 'value'],
+          message: 'enter the value the field is compared with',
+        });
+      }
     }
   });
 export type Scenario = z.infer<typeof ScenarioSchema>;

@@ -112,7 +112,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       kit,
       activity,
       boundSession: boundSessionOf(bindingStore),
-      sandboxUrl: upstream.sandbox?.url,
+      sandbox:
+        upstream.sandbox === undefined
+          ? undefined
+          : { url: upstream.sandbox.url, apiKey: upstream.sandbox.apiKey },
       sessionStore: store.store,
       sessionSecret: options.sessionSecret ?? randomBytes(32).toString('base64url'),
       trustProxy: options.trustProxy,

@@ -202,6 +202,39 @@ describe('the demo server', () => {
     expect((await b('/api/demo/me')).body.scenario).toEqual(scenario);
   });
 
+  it('words each refused field of the scenario in plain words, not zod’s', async () => {
+    const b = await signedIn();
+    const refused = await b('/api/demo/scenario', {
+      method: 'PUT',
+      json: {
+        contact: 'email',
+        sendOTP: false,
+        locale: 'de',
+        duration: null, // what JSON makes of NaN: a duration field left blank or unreadable
+        approvalCriteria: [{ type: 'DOCUMENT_OWNER_NAME', condition: 'EQUALS', value: ' ' }],
+      },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([
+      { path: 'locale', message: 'choose one of: en, tr' },
+      { path: 'duration', message: 'enter the duration as a whole number of minutes' },
+    ]);
+    const tooShort = await b('/api/demo/scenario', {
+      method: 'PUT',
+      json: {
+        contact: 'email',
+        sendOTP: false,
+        locale: 'en',
+        duration: 0,
+        approvalCriteria: [{ type: 'DOCUMENT_OWNER_NAME', condition: 'EQUALS', value: ' ' }],
+      },
+    });
+    expect(tooShort.body.error.details).toEqual([
+      { path: 'duration', message: 'enter at least 1 minute' },
+      { path: 'approvalCriteria.0.value', message: 'enter the value the field is compared with' },
+    ]);
+  });
+
   it('sends people who are not signed in to the sign-in page, and unverified ones to /verify', async () => {
     const anonymous = await browser()('/account', { headers: { accept: 'text/html' } });
     expect(anonymous.status).toBe(303);
@@ -296,6 +329,9 @@ describe('the demo against a real service (IDV_BASE_URL)', () => {
       expect(created.status).toBe(201);
       const simulator = await b('/api/demo/simulator-url');
       expect([simulator.status, simulator.body.error.code]).toEqual([404, 'NO_SIMULATOR']);
+      // Its reviewers decide: the demo's reviewer buttons have nothing to call.
+      const review = await b('/api/demo/review', { method: 'POST', json: { decision: 'APPROVED' } });
+      expect([review.status, review.body.error.code]).toEqual([404, 'NO_SIMULATOR']);
       for (const text of seen) expect(text).not.toContain(service.apiKey);
     } finally {
       await remote.close();

@@ -52,6 +52,9 @@ export async function runScenario(
 
 export const widget = (page: Page): Locator => page.locator('verify-identity');
 
+/** One of the widget's ::part()s in its shadow DOM, e.g. `qr`, `deep-link`, `send-link`. */
+export const widgetPart = (page: Page, part: string): Locator => widget(page).locator(`[part~="${part}"]`);
+
 /** The phase the widget reported in its last phase-change event (the page mirrors it). */
 export async function expectPhase(page: Page, phase: string): Promise<void> {
   await expect(widget(page)).toHaveAttribute('data-phase', phase);
@@ -81,6 +84,17 @@ export async function submitDocument(app: FrameLocator | Page, choice: DocumentC
   await app.getByTestId('document-submit').click();
 }
 
+/** The sandbox's reviewer in the demo's phone panel (shown in manual review), found by its heading. */
+export const reviewer = (page: Page, heading = 'The reviewer'): Locator =>
+  page.getByRole('region', { name: heading });
+
+/** What the identity app opens for a deep link: the simulator's page of the session it names. */
+export function appPageOf(deepLink: string): string {
+  return deepLink
+    .replace(/^idv:\/\/app-url\//, '')
+    .replace('/verification-session/', '/app/verification-session/');
+}
+
 export async function continueToAccount(page: Page): Promise<void> {
   await widget(page)
     .getByRole('link', { name: /Continue to your account|Hesabınıza devam edin/ })
@@ -88,11 +102,13 @@ export async function continueToAccount(page: Page): Promise<void> {
   await expectGateOpen(page, false);
 }
 
-/** The account page opens: the gate let the person through. */
+/** The account page opens: the gate let the person through (it says so in English or Turkish). */
 export async function expectGateOpen(page: Page, navigate = true): Promise<void> {
   if (navigate) await page.goto('/account');
   await expect(page).toHaveURL(/\/account$/);
-  await expect(page.locator('#account-state')).toContainText('Your identity is verified');
+  await expect(page.locator('#account-state')).toContainText(
+    /Your identity is verified|Kimliğiniz doğrulandı/,
+  );
 }
 
 /**

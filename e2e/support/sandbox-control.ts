@@ -1,10 +1,10 @@
 /*
  * The sandbox's control API, called from the test process with the API key (never through the
- * browser): a reviewer's decision, a status override, the outbox of OTPs, the clock.
+ * browser): a status override, the outbox of messages, the clock. (A reviewer's decision goes
+ * through the demo's own reviewer buttons.)
  */
 import {
   createSandboxControl,
-  type DecisionStatus,
   type OutboxMessage,
   type OverrideStatus,
   type SandboxControlOptions,
@@ -12,9 +12,6 @@ import {
 
 /** Where the sandbox of the demo under test listens, and its key. */
 export type SandboxControl = SandboxControlOptions;
-
-export const decide = (sandbox: SandboxControl, identificationId: string, status: DecisionStatus) =>
-  createSandboxControl(sandbox).decide(identificationId, status);
 
 /** Sets the status from any state (e.g. APPROVED -> REJECTED, an approval revoked). */
 export const setStatus = (sandbox: SandboxControl, identificationId: string, status: OverrideStatus) =>

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
-import { apiGet, expectPhase, phone, signIn } from '../support/flow.js';
+import { apiGet, expectPhase, phone, reviewer, signIn, submitDocument } from '../support/flow.js';
 
 /*
  * Issue 13: what a person on a phone, on a keyboard or in dark mode relies on. axe runs inside real
@@ -29,7 +29,15 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await signIn(page);
     await expect(phone(page).getByTestId('step-document')).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
+    // Manual review: the reviewer's buttons beside the phone.
+    await submitDocument(phone(page), { scenario: 'manual_review' });
+    await expect(reviewer(page)).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    // The playground, with a refused field's message beside it.
     await page.goto('/playground');
+    await page.getByLabel('Duration in minutes (1 to 1440)').fill('0');
+    await page.getByRole('button', { name: 'Save only' }).click();
+    await expect(page.getByLabel('Duration in minutes (1 to 1440)')).toHaveAttribute('aria-invalid', 'true');
     expect(await axeViolations(page)).toEqual([]);
   });
 }

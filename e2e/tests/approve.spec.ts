@@ -30,7 +30,7 @@ test('approve: sign in, verify on the phone beside the widget, reach the gated a
   await submitDocument(phone(page));
   await expectPhase(page, 'approved');
   await expect(widget(page).locator('[part="title"]')).toHaveText('Your identity is verified');
-  await snap(page, 'verify-approved');
+  await snap(page, 'verify-approved', { docs: true });
 
   await continueToAccount(page);
   await snap(page, 'account', { docs: true });

@@ -46,7 +46,8 @@ test('Turkish criteria met accent-insensitively: “ŞEYMA IŞIK” on the card,
     )
     .toBe(true);
   await expect(page.locator('#activity')).toContainText('Webhook identification.approved');
-  await expect(page.locator('#activity')).toContainText('signature valid · accepted by the kit');
+  // The page speaks the scenario's Turkish too.
+  await expect(page.locator('#activity')).toContainText('imza geçerli · kit tarafından kabul edildi');
   await expect(page.locator('#activity')).toContainText('→ APPROVED (approved)');
   await snap(page, 'verify-activity', { docs: true, element: page.locator('section:has(#activity)') });
 
@@ -75,10 +76,38 @@ test('a criterion not met without rejectIfNotMet goes to manual review, not appr
   await expectGateShut(page);
 });
 
-test('the playground refuses an invalid scenario with a readable message', async ({ page }) => {
+test('the playground refuses an invalid scenario with a readable message beside each field', async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto('/playground');
-  await page.getByLabel('Duration in minutes (1 to 1440)').fill('0');
+  const duration = page.getByLabel('Duration in minutes (1 to 1440)');
+  await duration.fill('0');
+  await page.getByRole('button', { name: 'Add a criterion' }).click();
   await page.getByRole('button', { name: 'Save only' }).click();
-  await expect(page.getByRole('alert')).toContainText('The scenario was not saved: duration:');
+
+  // Beside each field, in words, and read with it by a screen reader; a summary in the message box.
+  await expect(duration).toHaveAttribute('aria-invalid', 'true');
+  await expect(duration).toHaveAccessibleDescription('Enter at least 1 minute.');
+  const value = page.getByLabel('Criterion 1: value');
+  await expect(value).toHaveAccessibleDescription('Enter the value the field is compared with.');
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('The scenario was not saved.');
+  await expect(alert).toContainText('Duration in minutes (1 to 1440): Enter at least 1 minute.');
+  await expect(alert).toContainText('Criterion 1: value: Enter the value the field is compared with.');
+
+  // Not a whole number: the same field says so, never in zod's words.
+  await duration.fill('1.5');
+  await value.fill('seyma');
+  await page.getByRole('button', { name: 'Save only' }).click();
+  await expect(duration).toHaveAccessibleDescription('Enter the duration as a whole number of minutes.');
+  await expect(value).not.toHaveAttribute('aria-invalid');
+  await expect(page.getByRole('alert')).not.toContainText(
+    /Invalid input|expected \w+, received|Too (small|big)/,
+  );
+
+  await duration.fill('20');
+  await page.getByRole('button', { name: 'Save only' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Saved. The next new session uses this scenario.');
+  await expect(page.locator('.field-error')).toHaveCount(0);
 });

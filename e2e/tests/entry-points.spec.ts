@@ -2,6 +2,7 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { expect, test } from '../support/fixtures.js';
 import {
+  appPageOf,
   boundIds,
   continueToAccount,
   expectGateOpen,
@@ -51,11 +52,8 @@ test('the deep link decoded from the QR image leads to the same session', async 
   expect(deepLink).toBe(`idv://app-url/${demo.sandbox.url}/verification-session/${verificationSessionId}`);
 
   // The app follows the link: the simulator opened on the session it names.
-  const target = deepLink
-    .replace(/^idv:\/\/app-url\//, '')
-    .replace('/verification-session/', '/app/verification-session/');
   const handset = await context.newPage();
-  await handset.goto(target);
+  await handset.goto(appPageOf(deepLink));
   await submitDocument(handset);
   await expectPhase(page, 'approved');
   await continueToAccount(page);

@@ -1,29 +1,53 @@
 import { expect, test } from '../support/fixtures.js';
 import {
   apiGet,
-  boundIds,
   continueToAccount,
   expectGateShut,
   expectPhase,
   phone,
+  reviewer,
   runScenario,
   sessionCodeOf,
   signIn,
   snap,
   submitDocument,
   widget,
+  widgetPart,
 } from '../support/flow.js';
-import { advanceClock, decide } from '../support/sandbox-control.js';
+import { advanceClock } from '../support/sandbox-control.js';
 
-test('manual review, then a reviewer approves', async ({ page, demo }) => {
+test('manual review, then the reviewer approves with the demo’s button', async ({ page }) => {
   await signIn(page);
   await submitDocument(phone(page), { scenario: 'manual_review' });
   await expectPhase(page, 'in_manual_review');
-  await snap(page, 'verify-in-review');
+  await expect(reviewer(page)).toBeVisible();
+  await snap(page, 'verify-manual-review', { docs: true });
   await expectGateShut(page);
 
-  const { identificationId } = await boundIds(page.request);
-  await decide(demo.sandbox, identificationId, 'APPROVED');
+  // Back on /verify the reviewer is offered again; the demo server decides this account's verification.
+  await reviewer(page).getByRole('button', { name: 'Approve' }).click();
+  await expectPhase(page, 'approved');
+  await expect(reviewer(page)).toBeHidden();
+  await continueToAccount(page);
+});
+
+test('manual review, the reviewer rejects: “Try again” starts a new session that gets through', async ({
+  page,
+}) => {
+  await signIn(page);
+  const firstCode = await sessionCodeOf(page);
+  await submitDocument(phone(page), { scenario: 'manual_review' });
+  await expectPhase(page, 'in_manual_review');
+  await reviewer(page).getByRole('button', { name: 'Reject' }).click();
+  await expectPhase(page, 'rejected');
+  await expect(widgetPart(page, 'title')).toHaveText('We could not verify your identity');
+  expect((await apiGet(page.request, '/api/demo/account')).status()).toBe(403);
+
+  await widget(page).getByRole('button', { name: 'Try again' }).click();
+  await expectPhase(page, 'awaiting_user');
+  expect(await sessionCodeOf(page)).not.toBe(firstCode);
+  // The phone beside the widget follows the new session.
+  await submitDocument(phone(page));
   await expectPhase(page, 'approved');
   await continueToAccount(page);
 });

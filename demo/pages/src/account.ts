@@ -1,5 +1,6 @@
 import { ApiError, api, messageOf } from './api.js';
 import { $, loadMe, showMessage } from './chrome.js';
+import { fill, t } from './text/index.js';
 import type { DemoUser } from './types.js';
 
 async function main(): Promise<void> {
@@ -7,19 +8,19 @@ async function main(): Promise<void> {
   const state = $('#account-state');
   try {
     const account = await api<{ user: DemoUser; verified: boolean }>('/api/demo/account');
-    state.textContent = `Welcome, ${account.user.name}. Your identity is verified, so your account is open.`;
+    state.textContent = fill(t().accountOpen, { name: account.user.name });
     $('#account-name').textContent = account.user.name;
     $('#account-email').textContent = account.user.email;
-    $('#account-verified').textContent = 'Verified and approved by the identity verification service';
+    $('#account-verified').textContent = t().accountVerified;
     $('#account-details').hidden = false;
     $('#forget-row').hidden = false;
     $('#forget').addEventListener('click', forgetVerification);
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
-      state.textContent = 'Your verification is not approved (any more), so your account stays closed. ';
+      state.textContent = `${t().accountClosed} `;
       const link = document.createElement('a');
       link.href = '/verify';
-      link.textContent = 'Verify your identity';
+      link.textContent = t().verifyLink;
       state.append(link);
     } else {
       state.textContent = messageOf(error);

@@ -1,3 +1,5 @@
+import { t } from './text/index.js';
+
 /*
  * The pages' one way to call the demo server: JSON in and out, and every failure turned into a
  * sentence a person can act on (never a status code or a stack).
@@ -14,19 +16,19 @@ export class ApiError extends Error {
   }
 }
 
-const FRIENDLY: Record<string, string> = {
-  SIGN_IN_REQUIRED: 'Your sign-in has ended. Please sign in again.',
-  CROSS_SITE_REQUEST:
-    'The browser sent this from another site, so the demo refused it. Reload the page and try again.',
-  NO_SESSION: 'No verification has been started yet.',
-  NO_SIMULATOR: 'This demo talks to a real service: open the session with the mobile app on your phone.',
-  INTERNAL_ERROR: 'Something went wrong on the demo server. Please try again in a moment.',
-};
-
-function friendlyUpstream(status: number): string | undefined {
-  if (status === 502 || status === 503 || status === 504) {
-    return 'The identity verification service cannot be reached right now. Please try again in a moment.';
-  }
+/** The demo server's codes a person may meet, in the page's language. */
+function friendly(code: string, status: number): string | undefined {
+  const text = t();
+  const byCode: Record<string, string> = {
+    SIGN_IN_REQUIRED: text.apiSignInRequired,
+    CROSS_SITE_REQUEST: text.apiCrossSite,
+    NO_SESSION: text.apiNoSession,
+    NO_SIMULATOR: text.apiNoSimulator,
+    NOT_IN_MANUAL_REVIEW: text.apiNotInReview,
+    INTERNAL_ERROR: text.apiInternal,
+  };
+  if (byCode[code] !== undefined) return byCode[code];
+  if (status === 502 || status === 503 || status === 504) return text.apiUnreachable;
   return undefined;
 }
 
@@ -43,11 +45,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
       credentials: 'same-origin',
     });
   } catch {
-    throw new ApiError(
-      'NETWORK',
-      'The demo server cannot be reached. Is it still running? Check your connection and reload.',
-      0,
-    );
+    throw new ApiError('NETWORK', t().apiNetwork, 0);
   }
   if (response.status === 204) return undefined as T;
   let body: unknown;
@@ -60,18 +58,14 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     const error = (body as { error?: { code?: string; message?: string; details?: [] } } | undefined)?.error;
     const code = error?.code ?? `HTTP_${response.status}`;
     const message =
-      FRIENDLY[code] ??
-      friendlyUpstream(response.status) ??
-      (error?.message ? capitalise(error.message) : 'Something went wrong. Please try again.');
+      friendly(code, response.status) ?? (error?.message ? capitalise(error.message) : t().apiGeneric);
     throw new ApiError(code, message, response.status, error?.details ?? []);
   }
   return body as T;
 }
 
 export function messageOf(error: unknown): string {
-  return error instanceof ApiError
-    ? error.message
-    : 'Something unexpected went wrong. Please reload the page.';
+  return error instanceof ApiError ? error.message : t().apiUnexpected;
 }
 
 function capitalise(text: string): string {

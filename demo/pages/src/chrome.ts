@@ -1,5 +1,6 @@
 import { sameOriginPath } from '@verify-kit/protocol';
 import { api, messageOf } from './api.js';
+import { fill, t, useLocale } from './text/index.js';
 import type { Me } from './types.js';
 
 /*
@@ -23,9 +24,15 @@ export function clearMessage(): void {
   $('#message').hidden = true;
 }
 
-export async function loadMe(): Promise<Me | undefined> {
+/**
+ * Who is signed in, and the scenario. The page then speaks the scenario's language (the one the
+ * widget and the app speak), unless it asks for English: the playground, where the scenario is
+ * chosen, is the integrator's tool.
+ */
+export async function loadMe(options: { pageLocale?: 'scenario' | 'en' } = {}): Promise<Me | undefined> {
   try {
     const me = await api<Me>('/api/demo/me');
+    if (options.pageLocale !== 'en') useLocale(me.scenario.locale);
     renderHeader(me);
     return me;
   } catch (error) {
@@ -39,7 +46,7 @@ function renderHeader(me: Me): void {
   const signOut = document.querySelector<HTMLButtonElement>('#sign-out');
   const nav = document.querySelector<HTMLElement>('#nav');
   if (nav) nav.hidden = me.user === null;
-  if (who) who.textContent = me.user ? `Signed in as ${me.user.name}` : '';
+  if (who) who.textContent = me.user ? fill(t().signedInAs, { name: me.user.name }) : '';
   if (signOut) {
     signOut.hidden = me.user === null;
     signOut.addEventListener('click', async () => {

@@ -1,16 +1,22 @@
+import { fill, t } from './text/index.js';
 import type { Scenario } from './types.js';
 
 export function describeScenario(scenario: Scenario): string {
+  const text = t();
   const contact =
     scenario.contact === 'email'
-      ? 'the account’s e-mail'
+      ? text.contactEmail
       : scenario.contact === 'phone'
-        ? `the phone ${scenario.phoneNumber ?? ''}`.trim()
-        : 'no contact detail (contact-less)';
-  const otp = scenario.sendOTP ? 'validated with a one-time password' : 'no one-time password';
+        ? fill(text.contactPhone, { phone: scenario.phoneNumber ?? '' }).trim()
+        : text.contactNone;
+  const count = scenario.approvalCriteria.length;
   const criteria =
-    scenario.approvalCriteria.length === 0
-      ? 'no approval criteria'
-      : `${scenario.approvalCriteria.length} approval criteri${scenario.approvalCriteria.length === 1 ? 'on' : 'a'}`;
-  return `Scenario: ${contact}, ${otp}, ${criteria}, app in ${scenario.locale === 'tr' ? 'Turkish' : 'English'}, ${scenario.duration} minutes.`;
+    count === 0 ? text.criteriaNone : count === 1 ? text.criteriaOne : fill(text.criteriaMany, { n: count });
+  return fill(text.scenario, {
+    contact,
+    otp: scenario.sendOTP ? text.otpOn : text.otpOff,
+    criteria,
+    language: scenario.locale === 'tr' ? text.languageTr : text.languageEn,
+    duration: scenario.duration,
+  });
 }

@@ -1,5 +1,6 @@
 import { ApiError, api, messageOf } from './api.js';
 import { $, clearMessage, loadMe, showMessage, startOver } from './chrome.js';
+import { clearFieldErrors, labelOf, sentence, showFieldError } from './field-errors.js';
 import type { Criterion, Scenario } from './types.js';
 
 const CRITERION_TYPES = [
@@ -158,29 +159,55 @@ function read(): Record<string, unknown> {
 
 async function save(): Promise<boolean> {
   clearMessage();
+  clearFieldErrors(form());
   try {
     await api('/api/demo/scenario', { method: 'PUT', body: read() });
     return true;
   } catch (error) {
     const details = error instanceof ApiError ? error.details : [];
-    if (details.length > 0) {
-      const lines = details.map((d) => `${humanPath(d.path ?? '')}${d.message ?? ''}`);
-      showMessage(`The scenario was not saved: ${lines.join('; ')}.`);
-    } else {
+    if (details.length === 0) {
       showMessage(messageOf(error));
+      return false;
     }
+    // One note per field (a phone number can break two rules), and a summary in the message box.
+    const byField = new Map<HTMLElement, string[]>();
+    for (const { path, message } of details) {
+      const field = fieldOf(path ?? '');
+      byField.set(field, [...(byField.get(field) ?? []), sentence(message ?? '')]);
+    }
+    for (const [field, messages] of byField) showFieldError(field, messages.join(' '));
+    const summary = [...byField].map(([field, messages]) =>
+      [labelOf(field), messages.join(' ')].filter(Boolean).join(': '),
+    );
+    showMessage(`The scenario was not saved. ${summary.join(' ')}`);
     return false;
   }
 }
 
-function humanPath(path: string): string {
-  const criterion = /^approvalCriteria\.(\d+)\.?(\w*)$/.exec(path);
-  if (criterion) return `criterion ${Number(criterion[1]) + 1}${criterion[2] ? ` (${criterion[2]})` : ''}: `;
-  return path === '' ? '' : `${path}: `;
+/** The form's field for a path of the server's answer, e.g. approvalCriteria.0.value. */
+function fieldOf(path: string): HTMLElement {
+  const criterion = /^approvalCriteria\.(\d+)\.(\w+)$/.exec(path);
+  if (criterion) {
+    const row = document.querySelectorAll('#criteria tr.criterion')[Number(criterion[1])];
+    const field = row?.querySelector<HTMLElement>(`[name="${criterion[2]}"]`);
+    if (field) return field;
+  }
+  const selector = FIELDS[path.split('.')[0] ?? ''];
+  return (selector && document.querySelector<HTMLElement>(selector)) || $('#run');
 }
 
+const FIELDS: Record<string, string> = {
+  contact: 'input[name="contact"]',
+  phoneNumber: '#phone-number',
+  sendOTP: '#send-otp',
+  locale: '#locale',
+  duration: '#duration',
+  approvalCriteria: '#add-criterion',
+};
+
 async function main(): Promise<void> {
-  const me = await loadMe();
+  // The playground, where the language is chosen, stays English (the integrator's tool).
+  const me = await loadMe({ pageLocale: 'en' });
   if (me === undefined || me.user === null) return;
   fill(me.scenario);
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-preset]')) {

@@ -1,5 +1,6 @@
 import { ApiError, api, messageOf } from './api.js';
 import { $, clearMessage, loadMe, safeReturnTo, showMessage } from './chrome.js';
+import { fill, t } from './text/index.js';
 
 const returnTo = safeReturnTo(new URLSearchParams(location.search).get('returnTo'), '/verify');
 
@@ -7,7 +8,7 @@ async function main(): Promise<void> {
   const me = await loadMe();
   if (me === undefined) return;
   if (me.user) {
-    $('#welcome').textContent = `Welcome back, ${me.user.name}`;
+    $('#welcome').textContent = fill(t().welcomeName, { name: me.user.name });
     $('#signed-in-card').hidden = false;
     return;
   }
@@ -28,7 +29,9 @@ async function main(): Promise<void> {
     } catch (error) {
       button.disabled = false;
       const detail = error instanceof ApiError ? error.details.map((d) => d.message).filter(Boolean) : [];
-      showMessage(detail.length > 0 ? `Please check the form: ${detail.join('; ')}.` : messageOf(error));
+      showMessage(
+        detail.length > 0 ? fill(t().checkForm, { problems: detail.join('; ') }) : messageOf(error),
+      );
     }
   });
 }

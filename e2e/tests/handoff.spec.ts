@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { devices, type Locator } from '@playwright/test';
+import { expect, test } from '../support/fixtures.js';
+import {
+  appPageOf,
+  boundIds,
+  continueToAccount,
+  expectPhase,
+  phone,
+  sessionCodeOf,
+  signIn,
+  snap,
+  submitDocument,
+  widgetPart,
+} from '../support/flow.js';
+import { outbox } from '../support/sandbox-control.js';
+
+/*
+ * How the session reaches the person's phone: "Open in the app" first on a phone, the QR code first
+ * on a desktop, and the link sent by e-mail when the person asks for it.
+ */
+
+/** Where an element starts on the page (its top edge), for the order a person sees. */
+async function topOf(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  expect(box, 'the element is laid out').not.toBeNull();
+  return box?.y ?? Number.NaN;
+}
+
+test.describe('on a phone', () => {
+  // Pixel 7 in portrait; the browser stays the suite's Chromium.
+  const { defaultBrowserType: _browser, ...pixel7 } = devices['Pixel 7'];
+  test.use({ ...pixel7, viewport: { width: 412, height: 915 } });
+
+  test('“Open in the app” comes first, the QR code second; the app opens the session', async ({
+    page,
+    context,
+  }) => {
+    await signIn(page);
+    const openApp = widgetPart(page, 'deep-link');
+    const qr = widgetPart(page, 'qr');
+    await expect(openApp).toBeVisible();
+    await expect(openApp).toHaveText('Open in the app');
+    await expect(qr).toBeVisible();
+    expect(await topOf(openApp)).toBeLessThan(await topOf(qr));
+    // No simulator panel on a phone-sized screen: the person's own phone is the app.
+    await expect(page.locator('#phone-panel')).toBeHidden();
+    await snap(page, 'verify-awaiting-phone', { docs: true });
+
+    // Tapping it opens the identity app on this session.
+    const handset = await context.newPage();
+    await handset.goto(appPageOf((await openApp.getAttribute('href')) ?? ''));
+    await submitDocument(handset);
+    await expectPhase(page, 'approved');
+    await continueToAccount(page);
+  });
+});
+
+test('on a desktop the QR code comes first and there is no bare “Open in the app”', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await signIn(page);
+  const qr = widgetPart(page, 'qr');
+  await expect(qr).toBeVisible();
+  await expect(widgetPart(page, 'deep-link')).toBeHidden();
+  expect(await topOf(qr)).toBeLessThan(await topOf(widgetPart(page, 'code')));
+  await expect(phone(page).getByTestId('step-document')).toBeVisible();
+  await snap(page, 'verify-awaiting-dark', { docs: true });
+});
+
+test('the person asks for the link by e-mail: the message holds the session’s link, which gets through', async ({
+  page,
+  context,
+  demo,
+}) => {
+  await signIn(page);
+  const firstCode = await sessionCodeOf(page);
+  const address = `link.${randomUUID().slice(0, 8)}@example.com`;
+  const sendLink = widgetPart(page, 'send-link');
+  // One form per channel the kit allows (e-mail and SMS in the demo): the e-mail one.
+  const byEmail = sendLink.locator('form').filter({ has: page.getByLabel('E-mail address') });
+  await byEmail.getByLabel('E-mail address').fill(address);
+  await byEmail.getByRole('button', { name: 'Send link' }).click();
+  await expect(sendLink).toContainText('We sent the link to l•••@example.com.');
+
+  // A new session, for that address: the sandbox's outbox holds its link and code.
+  await expectPhase(page, 'awaiting_user');
+  const code = await sessionCodeOf(page);
+  expect(code).not.toBe(firstCode);
+  const { verificationSessionId } = await boundIds(page.request);
+  const sent = (await outbox(demo.sandbox)).filter((m) => m.recipient === address);
+  const link = sent.find((m) => m.kind === 'link');
+  expect(link?.channel).toBe('email');
+  expect(link?.verificationSessionId).toBe(verificationSessionId);
+  expect(link?.link).toBe(await widgetPart(page, 'deep-link').getAttribute('href'));
+  expect(link?.text).toContain(code);
+
+  // The person opens it in the app, which asks for the one-time password sent to the same address.
+  const app = await context.newPage();
+  await app.goto(appPageOf(link?.link ?? ''));
+  await expect(app.getByTestId('step-otp')).toBeVisible();
+  await app.getByTestId('otp-input').fill(String(sent.find((m) => m.kind === 'otp')?.otp));
+  await app.getByTestId('otp-submit').click();
+  await submitDocument(app);
+  await expectPhase(page, 'approved');
+  await continueToAccount(page);
+});
