@@ -65,24 +65,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   };
 
   // Listen first: the embedded sandbox needs the demo's webhook address when it starts.
-  // Slow clients (a header drip) are cut off, as the kit's README recommends to integrators.
-  const server = http.createServer({
-    headersTimeout: 10_000,
-    requestTimeout: 30_000,
-    connectionsCheckingInterval: 1_000,
-  });
-  server.keepAliveTimeout = 5_000;
-  server.listen(options.port ?? 3000, host);
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
+  const { server, port, close } = await listen(options.port ?? 3000, host);
   const url = `http://${urlHost(host)}:${port}`;
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+  cleanups.push(close);
 
   try {
     const pages = built ?? vitePages(server, demoRoot);
@@ -135,6 +120,24 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     await cleanup();
     throw error;
   }
+}
+
+/** The demo's HTTP server, listening; slow clients (a header drip) are cut off, as the kit's README recommends to integrators. */
+async function listen(port: number, host: string) {
+  const server = http.createServer({
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    connectionsCheckingInterval: 1_000,
+  });
+  server.keepAliveTimeout = 5_000;
+  server.listen(port, host);
+  await once(server, 'listening');
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return { server, port: (server.address() as AddressInfo).port, close };
 }
 
 /** The address to print: `localhost` for the loopback and wildcard addresses, which browsers know best. */

@@ -107,7 +107,7 @@ async function signedIn() {
   return b;
 }
 
-describe('the demo server', () => {
+describe('the demo server: headers and cookies', () => {
   it('sends a strict CSP that frames only the sandbox', async () => {
     const res = await browser()('/');
     const csp = res.headers.get('content-security-policy') ?? '';
@@ -128,7 +128,9 @@ describe('the demo server', () => {
     expect(cookie).toContain('SameSite=Lax');
     expect(cookie).not.toContain('Secure');
   });
+});
 
+describe('the demo server: input', () => {
   it('refuses invalid sign-in input with 400 and the fields at fault', async () => {
     const res = await browser()('/api/demo/sign-in', { method: 'POST', json: { name: ' ', email: 'nope' } });
     expect(res.status).toBe(400);
@@ -234,7 +236,9 @@ describe('the demo server', () => {
       { path: 'approvalCriteria.0.value', message: 'enter the value the field is compared with' },
     ]);
   });
+});
 
+describe('the demo server: pages and API', () => {
   it('sends people who are not signed in to the sign-in page, and unverified ones to /verify', async () => {
     const anonymous = await browser()('/account', { headers: { accept: 'text/html' } });
     expect(anonymous.status).toBe(303);

@@ -12,7 +12,7 @@ export { pick, seededRandom } from './random.js';
 export type { RedisServer } from './redis-server.js';
 export { findRedisServer, startRedisServer } from './redis-server.js';
 export type { Listening, Reply } from './servers.js';
-export { listen, rawExchange, readBody } from './servers.js';
+export { freePort, listen, rawExchange, readBody } from './servers.js';
 export { until } from './until.js';
 export type { WebhookInput } from './webhooks.js';
 export { deliverWebhook } from './webhooks.js';

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from './servers.js';
 
 export interface RedisServer {
   url: string;
@@ -21,14 +21,6 @@ export function findRedisServer(): string {
     'redis-server is not installed: the multi-instance tests start a real Redis. ' +
       'Install it with `apt-get install redis-server` (CI does this in .ci/run).',
   );
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function waitForReady(child: ChildProcess): Promise<void> {

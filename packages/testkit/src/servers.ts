@@ -18,6 +18,16 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** A port on 127.0.0.1 that was free a moment ago (for a server that must be told its address first). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 /** A real HTTP server on 127.0.0.1, a random port unless `port` is given (a restart on the same one). */
 export async function listen(listener?: RequestListener, port = 0): Promise<Listening> {
   let current: RequestListener = listener ?? ((_req, res) => res.writeHead(503).end());
