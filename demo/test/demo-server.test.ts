@@ -161,7 +161,9 @@ describe('the demo server: input', () => {
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('INVALID_JSON');
   });
+});
 
+describe('the demo server: the scenario', () => {
   it('keeps the scenario per session, validated, and only for signed-in people', async () => {
     const anonymous = await browser()('/api/demo/scenario', { method: 'PUT', json: {} });
     expect([anonymous.status, anonymous.body.error.code]).toEqual([401, 'SIGN_IN_REQUIRED']);
