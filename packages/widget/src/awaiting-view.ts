@@ -65,12 +65,14 @@ function sendLinkForm(c: AwaitingContext): TemplateResult {
     const input = (event.target as HTMLFormElement).elements[0] as HTMLInputElement;
     if (!waiting && input.value.trim()) c.onSend(channel, input.value.trim());
   };
+  // Each button is named by its text and its field's label: with e-mail and SMS both offered, two
+  // buttons would otherwise read the same ("Send link").
   return html`<div part="send-link">
     <p class="muted">${t.sendTitle}</p>
     ${session.sendLink.map(
       (channel) => html`<form class="row" @submit=${submit(channel)}>
-        <label>${t[channel]} <input name=${channel} type=${channel === 'email' ? 'email' : 'tel'} autocomplete=${channel === 'email' ? 'email' : 'tel'} required /></label>
-        <button part="button send" class="secondary" aria-disabled=${waiting ? 'true' : 'false'}>${
+        <label><span id="l-${channel}">${t[channel]}</span> <input name=${channel} type=${channel === 'email' ? 'email' : 'tel'} autocomplete=${channel === 'email' ? 'email' : 'tel'} required /></label>
+        <button id="b-${channel}" aria-labelledby="b-${channel} l-${channel}" part="button send" class="secondary" aria-disabled=${waiting ? 'true' : 'false'}>${
           waiting
             ? t.resendIn.replace('{n}', String(Math.ceil(c.cooldown / 1000)))
             : session.sentTo

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 
-/** The ceiling today (11,314 B measured: Lit 5,490 B, ours 5,824 B), so nothing grows unnoticed. */
+/** The ceiling today (11,345 B measured: Lit 5,490 B, ours 5,855 B), so nothing grows unnoticed. */
 const BUDGET = 11_400;
 /**
  * Issue 13's goal: the standalone module, Lit and every feature included, in 10 KiB min+gzip. Not

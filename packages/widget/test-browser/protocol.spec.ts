@@ -144,6 +144,19 @@ test('send the link by e-mail: a new session for that contact, where it went, a 
   expect(stub.calls('/identity/session')).toHaveLength(2);
 });
 
+test('with e-mail and SMS both offered, each send button says which it sends', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.sendLink = ['email', 'sms'];
+  await openStarted(page, stub, widget);
+  for (const channel of ['email', 'sms'] as const) {
+    const name = `${en.send} ${en[channel]}`;
+    await expect(widget.getByRole('button', { name, exact: true })).toHaveCount(1);
+  }
+});
+
 test('one polite live region, and the page does not scroll when the view changes', async ({
   page,
   stub,
