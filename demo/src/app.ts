@@ -1,10 +1,10 @@
-import type { VerifyKit } from '@verify-kit/express';
+import { sameOriginJson, type VerifyKit } from '@verify-kit/express';
 import type { SandboxControlOptions } from '@verify-kit/sandbox/control';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import session, { type Store } from 'express-session';
 import type { ActivityLog } from './activity-log.js';
 import { type BoundSession, demoApi, requireSignedIn, SESSION_COOKIE_NAME } from './demo-api.js';
-import { jsonErrorHandler, requireSameOriginJson, sendError } from './http-errors.js';
+import { jsonErrorHandler, sendError } from './http-errors.js';
 import type { PageSource } from './page-source.js';
 import { notApprovedHandler, requireSignedInPage, sendPage, unavailablePage, writePage } from './pages.js';
 import { reviewerApi } from './reviewer-api.js';
@@ -67,7 +67,7 @@ export function createDemoApp(options: DemoAppOptions): Express {
   };
 
   // The demo's JSON API; its gated part answers 403 JSON through the same gate.
-  app.use('/api/demo', requireSameOriginJson, express.json({ limit: '32kb' }));
+  app.use('/api/demo', sameOriginJson(), express.json({ limit: '32kb' }));
   app.get('/api/demo/account', requireSignedIn, recordGate, kit.requireApproved(), (req, res) => {
     res.json({ user: req.session.user, verified: true });
   });

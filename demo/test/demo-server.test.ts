@@ -134,7 +134,7 @@ describe('the demo server: input', () => {
   it('refuses invalid sign-in input with 400 and the fields at fault', async () => {
     const res = await browser()('/api/demo/sign-in', { method: 'POST', json: { name: ' ', email: 'nope' } });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('INVALID_REQUEST');
+    expect(res.body.error.code).toBe('INVALID_BODY');
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual(['name', 'email']);
   });
 

@@ -66,9 +66,9 @@ describe('POST /api/demo/review', () => {
       decision: 'APPROVED',
       identificationId: grace.identificationId,
     });
-    expect([withId.status, withId.json.error?.code]).toEqual([400, 'INVALID_REQUEST']);
+    expect([withId.status, withId.json.error?.code]).toEqual([400, 'INVALID_BODY']);
     const unknown = await review(ada.browser, { decision: 'MAYBE' });
-    expect([unknown.status, unknown.json.error?.code]).toEqual([400, 'INVALID_REQUEST']);
+    expect([unknown.status, unknown.json.error?.code]).toEqual([400, 'INVALID_BODY']);
 
     const approved = await review(ada.browser, { decision: 'APPROVED' });
     expect([approved.status, approved.json.status]).toEqual([200, 'APPROVED']);

@@ -33,6 +33,7 @@ describe('public exports', () => {
         "createMemoryStatusBus",
         "createVerifyKit",
         "isVerifyKitError",
+        "sameOriginJson",
       ]
     `);
   });
