@@ -145,6 +145,8 @@ export async function boundIds(request: APIRequestContext): Promise<BoundIds> {
 
 export interface ActivityEntry {
   kind: 'webhook' | 'status_change' | 'status_call' | 'gate';
+  /** ISO time on the demo's clock (this machine's). */
+  at: string;
   type?: string;
   status?: string;
   outcome?: number | string;
