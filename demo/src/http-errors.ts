@@ -1,4 +1,4 @@
-import { ERROR_CODE } from '@verify-kit/express';
+import { ERROR_CODE, isVerifyKitError } from '@verify-kit/express';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
@@ -20,9 +20,12 @@ export function sendValidationError(res: Response, error: z.ZodError): void {
   sendError(res, 400, ERROR_CODE.INVALID_BODY, message, details);
 }
 
-/** body-parser's failures as 4xx with codes; anything else a 500 without internals. */
+/** body-parser's failures as 4xx with codes, the service's as 503; anything else a 500 without internals. */
 export const jsonErrorHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
+  if (isVerifyKitError(err) && err.code.startsWith('UPSTREAM_')) {
+    return sendError(res, 503, err.code, 'the identity verification service cannot be reached right now');
+  }
   const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
   if (type === 'entity.parse.failed')
     return sendError(res, 400, ERROR_CODE.INVALID_JSON, 'the request body is not valid JSON');

@@ -296,7 +296,7 @@ describe('the demo server: pages and API', () => {
 });
 
 describe('the service down', () => {
-  it('the gated page is the demo’s own unavailable page (503), the gated API a 503 JSON error', async () => {
+  it('the gated page is the demo’s own unavailable page (503), the gated API and the reviewer API a 503 JSON error', async () => {
     const own = await startDemo({ port: 0, reviewDelayMs: 0, publicDir });
     try {
       const b = browser(() => own.url);
@@ -311,6 +311,9 @@ describe('the service down', () => {
       const api = await b('/api/demo/account');
       expect(api.status).toBe(503);
       expect(api.body.error.code).toMatch(/^UPSTREAM_/);
+      // The reviewer buttons' API reads the verification first: the same 503, not a 500.
+      const review = await b('/api/demo/review', { method: 'POST', json: { decision: 'APPROVED' } });
+      expect([review.status, review.body.error.code]).toEqual([503, expect.stringMatching(/^UPSTREAM_/)]);
     } finally {
       await own.close();
     }
