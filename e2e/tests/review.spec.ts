@@ -52,6 +52,30 @@ test('manual review, the reviewer rejects: “Try again” starts a new session 
   await continueToAccount(page);
 });
 
+test('manual review, the reviewer asks for resubmission: “Continue” returns to the app, the second document gets through', async ({
+  page,
+}) => {
+  await signIn(page);
+  const code = await sessionCodeOf(page);
+  const app = phone(page);
+  await submitDocument(app, { scenario: 'manual_review' });
+  await expectPhase(page, 'in_manual_review');
+  await reviewer(page).getByRole('button', { name: 'Ask for resubmission' }).click();
+  await expectPhase(page, 'resubmission_required');
+  await expect(reviewer(page)).toBeHidden();
+  await expect(widgetPart(page, 'title')).toHaveText('Please try again');
+  expect((await apiGet(page.request, '/api/demo/account')).status()).toBe(403);
+
+  // "Continue" goes back to the same session's handoff (no new session); the app asks again.
+  await widget(page).getByRole('button', { name: 'Continue' }).click();
+  await expect(widgetPart(page, 'title')).toHaveText('Continue in the app');
+  expect(await sessionCodeOf(page)).toBe(code);
+  await expect(app.getByTestId('resubmit-note')).toBeVisible();
+  await submitDocument(app, { scenario: 'approve' });
+  await expectPhase(page, 'approved');
+  await continueToAccount(page);
+});
+
 test('resubmission required, then the person submits again and is approved', async ({ page }) => {
   await signIn(page);
   const app = phone(page);

@@ -77,7 +77,7 @@ const RESEND_MS = 30_000;
  * @cssprop --verify-identity-success - The approved state.
  * @cssprop --verify-identity-danger - Rejected, expired, error states and the last two minutes.
  * @cssprop --verify-identity-border - Card border and spinner track.
- * @cssprop --verify-identity-focus-ring - The focus outline.
+ * @cssprop --verify-identity-focus-ring - The focus outline (defaults to the accent).
  * @cssprop --verify-identity-radius - Corner radius of the card (buttons use 3/4 of it).
  * @cssprop --verify-identity-spacing - Space between blocks.
  * @cssprop --verify-identity-font - Font family.

@@ -13,7 +13,7 @@ export const styles = unsafeCSS(`
     --_ok: var(--verify-identity-success, light-dark(#146c2e, #6dd58c));
     --_bad: var(--verify-identity-danger, light-dark(#b3261e, #ffb4ab));
     --_line: var(--verify-identity-border, light-dark(#74777f, #8e9099));
-    --_focus: var(--verify-identity-focus-ring, light-dark(#0b57d0, #a8c7fa));
+    --_focus: var(--verify-identity-focus-ring, var(--_accent));
     --_radius: var(--verify-identity-radius, 12px);
     --_space: var(--verify-identity-spacing, 16px);
     /* light-dark() above follows the person's preference, as prefers-color-scheme does. */

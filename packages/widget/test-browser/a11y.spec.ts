@@ -130,6 +130,22 @@ function focused(page: Page): Promise<{ part: string; text: string; outline: str
   });
 }
 
+test('the focus ring follows a themed accent, unless it is themed itself', async ({ page, stub, widget }) => {
+  await page.goto(stub.page({ attrs: 'endpoint="/identity"' }));
+  await expect(title(widget)).toHaveText(en.idleTitle);
+  const ringOf = async (property: string, value: string) => {
+    await widget.evaluate((el, [p, v]) => (el as HTMLElement).style.setProperty(p!, v!), [property, value]);
+    await widget.getByRole('button', { name: en.start }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    return page.evaluate(
+      () => getComputedStyle(document.activeElement!.shadowRoot!.activeElement!).outlineColor,
+    );
+  };
+  expect(await ringOf('--verify-identity-accent', 'rgb(200, 0, 0)')).toBe('rgb(200, 0, 0)');
+  expect(await ringOf('--verify-identity-focus-ring', 'rgb(0, 90, 0)')).toBe('rgb(0, 90, 0)');
+});
+
 test('keyboard only: start, open, copy, continue, start over and retry, with a visible focus', async ({
   page,
   context,

@@ -3,12 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 
-/** The ceiling today (11,345 B measured: Lit 5,490 B, ours 5,855 B), so nothing grows unnoticed. */
+/**
+ * The ceiling, so that nothing grows unnoticed: 11,348 B measured, of which Lit as the widget uses it
+ * is 5,570 B and ours 5,778 B (`pnpm bench`: `widget.split.*`).
+ */
 const BUDGET = 11_400;
 /**
- * Issue 13's goal: the standalone module, Lit and every feature included, in 10 KiB min+gzip. Not
- * met yet (what is left is unique content: our styles, English strings, views): printed, not
- * asserted, and the issue stays open.
+ * Issue 13's goal, 10 KiB for the module with Lit and every feature, is not met and is printed, not
+ * asserted. Lit's default build is already its smallest; forking its renderer (measured: 10,645 B)
+ * or moving required features out of the module would be the only ways there. See BENCHMARKS.md.
  */
 const GOAL = 10 * 1024;
 /** The strings of a locale other than `en`, a file loaded only when that locale is shown. */
