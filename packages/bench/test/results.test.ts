@@ -21,7 +21,7 @@ describe('bench results', () => {
     expect(out.figures['widget.standalone.gzipBytes']).toBe(9000);
     expect(out.figures['push.decisionToUiMs']).toBeNull();
     expect(out.unavailable['push.decisionToUiMs']).toBe('push: Chromium not found');
-    expect(out.unavailable['lit.gzipBytes']).toBe('not measured');
+    expect(out.unavailable['widget.split.litGzipBytes']).toBe('not measured');
     expect(JSON.parse(JSON.stringify(out))).toEqual(out);
   });
 
@@ -50,7 +50,7 @@ describe('bench results', () => {
     expect(of('gate.throughputRatio.distinctVsLimit')).toMatchObject({ met: true, goal: 'value >= 0.9' });
     expect(of('ui.clickToQrMs')).toMatchObject({ met: null, actual: null });
     expect(of('client.throughputRatioVsUndici')).toMatchObject({ met: null });
-    expect(of('lit.gzipBytes')).toBeUndefined();
+    expect(of('widget.split.litGzipBytes')).toBeUndefined();
   });
 
   it('formats figures with their units', () => {
