@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 const BUDGET = 11_400;
 /**
  * Issue 13's goal, 10 KiB for the module with Lit and every feature, is not met and is printed, not
- * asserted. Lit's default build is already its smallest; forking its renderer (measured: 10,645 B)
+ * asserted. Lit's default build is already its smallest; forking its renderer (measured: 10,647 B)
  * or moving required features out of the module would be the only ways there. See BENCHMARKS.md.
  */
 const GOAL = 10 * 1024;
