@@ -34,12 +34,18 @@ app.use(
 );
 app.use('/identity', kit.router);
 app.get('/account', kit.requireApproved({ redirectTo: '/verify' }), (_req, res) => res.send('welcome'));
+// What the load balancer checks: 503 as soon as a shutdown begins (or Redis is down).
+app.get('/ready', async (_req, res) => {
+  const health = await kit.health();
+  res.status(health.ok ? 200 : 503).json(health);
+});
 
 const server = app.listen(Number(process.env.PORT ?? 3000));
 process.on('SIGTERM', async () => {
-  await kit.close();
+  // Not ready at once; serves on for drainMs (every answer with Connection: close) while the
+  // balancer takes it out; then open long-polls get what the kit knows and the server closes.
+  await kit.shutdown({ server, drainMs: 5_000 }); // > the balancer's inter × (fall + 1)
   await bus.close(); // closes the subscriber (and the client it opened from `url`, not yours)
-  server.close();
   await redis.close();
 });
 

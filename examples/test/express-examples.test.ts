@@ -69,7 +69,7 @@ test('lifecycle: an approval marks the account verified, and the audit log hears
   }
 });
 
-test('several instances: sessions in Redis behind a proxy, and the shutdown closes the server and Redis', async () => {
+test('several instances: sessions in Redis behind a proxy, a readiness route, and the shutdown drains then closes the server and Redis', async () => {
   vi.stubEnv('SESSION_SECRET', 'examples');
   vi.stubEnv('PORT', '0');
   const listenersBefore = process.listeners('SIGTERM');
@@ -88,8 +88,14 @@ test('several instances: sessions in Redis behind a proxy, and the shutdown clos
     expect((await client.keys('sess:*')).length).toBeGreaterThan(0); // the session store is Redis
     const status = await browser.fetch<{ phase: string }>('GET', '/identity/status', { headers: https });
     expect(status.json.phase).toBe('awaiting_user');
+    expect((await browser.get('/ready')).status).toBe(200);
   } finally {
-    await (shutdown as () => Promise<void>)();
+    const stopping = (shutdown as () => Promise<void>)();
+    // The balancer's probe fails at once; the instance still serves, closing each connection.
+    const probe = await browser.get('/ready');
+    expect(probe.status).toBe(503);
+    expect(probe.headers.connection).toBe('close');
+    await stopping;
   }
   expect(server.listening).toBe(false);
   expect(client.isOpen).toBe(false);

@@ -48,6 +48,7 @@ export class KitCore {
   readonly bus: StatusBus;
   readonly #unsubscribe: () => void;
   #closed = false;
+  #draining = false;
   readonly #closers = new Set<() => void>();
   readonly #warned = new Set<string>();
 
@@ -86,6 +87,15 @@ export class KitCore {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** kit.shutdown() began: not ready, answers close their connection. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  startDraining(): void {
+    this.#draining = true;
   }
 
   now(): number {

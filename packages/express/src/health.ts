@@ -6,6 +6,8 @@ type Part = 'ok' | 'down' | 'not-shared';
 /** kit.health(): `ok` when everything the kit depends on (besides the upstream) answers. */
 export interface KitHealth {
   ok: boolean;
+  /** kit.shutdown() has begun: not ready, whatever the parts say (the balancer should take this instance out). */
+  draining: boolean;
   /** The status bus: 'not-shared' for the in-memory default (one process), else its health. */
   bus: Part;
   /** The binding store: its own health() (the memory store is always 'ok'). */
@@ -30,5 +32,6 @@ export async function readHealth(core: KitCore): Promise<KitHealth> {
     probe(core.options.statusBus as MaybeHealthy | undefined, 'not-shared'),
     probe(core.options.bindingStore, 'ok'),
   ]);
-  return { ok: !core.closed && bus !== 'down' && store !== 'down', bus, store };
+  const draining = core.draining || core.closed;
+  return { ok: !draining && bus !== 'down' && store !== 'down', draining, bus, store };
 }

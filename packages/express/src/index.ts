@@ -29,6 +29,7 @@ export type {
 export { PHASE } from './protocol.js';
 export type { ReplayStore } from './replay-store.js';
 export { sameOriginJson } from './same-origin-json.js';
+export type { ShutdownOptions } from './shutdown.js';
 export type { StatusBus, StatusHint, StatusListener } from './status-bus.js';
 export { createMemoryStatusBus } from './status-bus.js';
 export type { StatusChangeEvent, StatusChangeHandler } from './status-events.js';

@@ -7,6 +7,7 @@ import { resolveOptions, type VerifyKitOptions } from './options.js';
 import type { Phase } from './protocol.js';
 import { createRouter } from './router.js';
 import { noVerification } from './routes/status.js';
+import { parseShutdownOptions, type ShutdownOptions, shutdown } from './shutdown.js';
 
 export interface StatusOfOptions {
   /** Reuse a status read younger than this (ms). Default 0: a new (coalesced) upstream read. */
@@ -52,10 +53,17 @@ export interface VerifyKit {
   health(): Promise<KitHealth>;
   /** Ends long-polls and timers, closes the upstream connections. The router answers 503 after. */
   close(): Promise<void>;
+  /**
+   * For a rolling deploy (on SIGTERM): health() says not ready at once, the instance serves on for
+   * `drainMs` with `Connection: close` on every response, then `server` stops accepting, open
+   * long-polls are answered with what they know, and close() runs. Same promise on a second call.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
 }
 
 export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
   const core = new KitCore(resolveOptions(options));
+  let shuttingDown: Promise<void> | undefined;
   return {
     router: createRouter(core),
     requireApproved: (gateOptions) => createGate(core, gateOptions),
@@ -101,5 +109,10 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
     },
     health: () => readHealth(core),
     close: () => core.close(),
+    shutdown(shutdownOptions) {
+      const parsed = parseShutdownOptions(shutdownOptions);
+      shuttingDown ??= shutdown(core, parsed);
+      return shuttingDown;
+    },
   };
 }

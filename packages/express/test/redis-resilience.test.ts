@@ -27,7 +27,7 @@ describe('the Redis status bus across a Redis restart', () => {
       await Promise.all([x.ready(), y.ready()]);
       const seen: string[] = [];
       y.subscribe((identificationId) => seen.push(identificationId));
-      expect(await kit.health()).toEqual({ ok: true, bus: 'ok', store: 'ok' });
+      expect(await kit.health()).toEqual({ ok: true, draining: false, bus: 'ok', store: 'ok' });
 
       await env.redis.stop();
       await until(() => !y.health(), 'the bus noticed the outage');
@@ -40,7 +40,7 @@ describe('the Redis status bus across a Redis restart', () => {
         await x.publish('after-restart', {});
         return seen.includes('after-restart');
       }, 'the hint crossed the restarted Redis');
-      expect(await kit.health()).toEqual({ ok: true, bus: 'ok', store: 'ok' });
+      expect(await kit.health()).toEqual({ ok: true, draining: false, bus: 'ok', store: 'ok' });
     } finally {
       await kit.close();
       await x.close();

@@ -45,6 +45,8 @@ export const noVerification = () =>
 /** Read-only: a status answer never writes the session (a long-poll saving late would undo a sign-in). */
 function answer(core: KitCore, res: Response, binding: VerificationBinding, latest: Identification): void {
   if (res.writableEnded || res.destroyed) return;
+  // Shutting down: the next long-poll goes out on a new connection, to an instance that stays.
+  if (core.draining) res.set('Connection', 'close');
   res.status(200).set('Cache-Control', 'no-store').json(core.describe(binding, latest));
 }
 
