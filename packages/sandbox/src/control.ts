@@ -65,6 +65,8 @@ export interface SandboxControl {
   advanceClock(ms: number): Promise<{ now: string }>;
   /** The dashboard's "Test" button: a signed `webhook.test` event about no identification. */
   sendTestWebhook(): Promise<{ webhookId: string }>;
+  /** From now on, this share (0 to 1) of webhook events is dropped whole: never sent, never retried. 0 stops it. */
+  dropWebhooks(fraction: number): Promise<{ fraction: number }>;
   /** The identification's status, as the v1 API reads it. */
   readStatus(identificationId: string): Promise<IdentificationStatus>;
   /** Polls the sandbox until the identification has `status`; throws after `timeoutMs` (default 5 000). */
@@ -169,6 +171,7 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
       ).deliveries,
     advanceClock: (ms) => call('advanceClock', 'POST', '/sandbox/clock/advance', { ms }),
     sendTestWebhook: () => call('sendTestWebhook', 'POST', '/sandbox/webhooks/test'),
+    dropWebhooks: (fraction) => call('dropWebhooks', 'POST', '/sandbox/webhooks/drop', { fraction }),
     readStatus: async (identificationId) =>
       (
         await call<{ status: IdentificationStatus }>(

@@ -32,6 +32,8 @@ export interface DeliveryAttempt {
   durationMs: number;
   /** ISO time of the next attempt, or null when this was the last one. */
   nextAttemptAt: string | null;
+  /** The event was dropped on purpose (`POST /sandbox/webhooks/drop`): nothing was sent, nor will be. */
+  dropped?: true;
   payload: WebhookPayload | TestWebhookPayload;
 }
 
@@ -58,6 +60,8 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
 
   private readonly agent: ReturnType<typeof keepAliveAgent>;
+  /** The share of events dropped whole (no attempt, no retry): a network that loses deliveries. */
+  private dropFraction = 0;
 
   constructor(private readonly options: WebhookDispatcherOptions) {
     this.agent = keepAliveAgent(options.url);
@@ -68,8 +72,18 @@ export class WebhookDispatcher {
   send(payload: WebhookPayload | TestWebhookPayload): string {
     const webhookId = `msg_${randomUUID()}`;
     const body = JSON.stringify(payload);
-    this.attempt(webhookId, payload, body, 1);
+    if (this.dropFraction > 0 && Math.random() < this.dropFraction) this.recordDropped(webhookId, payload);
+    else this.attempt(webhookId, payload, body, 1);
     return webhookId;
+  }
+
+  /** From now on, drop this share of events (0 to 1) whole; 0 delivers every one again. */
+  dropDeliveries(fraction: number): void {
+    this.dropFraction = fraction;
+  }
+
+  get droppedFraction(): number {
+    return this.dropFraction;
   }
 
   deliveries(filter: { verificationSessionId?: string; identificationId?: string } = {}): DeliveryAttempt[] {
@@ -169,6 +183,29 @@ export class WebhookDispatcher {
   private retryDelay(attempt: number): number {
     const exp = Math.min(MAX_RETRY_DELAY_MS, this.options.retryBaseMs * 2 ** (attempt - 1));
     return Math.round(exp * (0.5 + Math.random() * 0.5));
+  }
+
+  private recordDropped(webhookId: string, payload: WebhookPayload | TestWebhookPayload): void {
+    this.record({
+      webhookId,
+      eventType: String(payload.type),
+      ...('verificationSessionId' in payload.data
+        ? {
+            verificationSessionId: payload.data.verificationSessionId,
+            identificationId: payload.data.identificationId,
+          }
+        : {}),
+      attempt: 1,
+      url: this.options.url,
+      sentAt: new Date().toISOString(),
+      status: null,
+      ok: false,
+      error: 'dropped on purpose (POST /sandbox/webhooks/drop)',
+      durationMs: 0,
+      nextAttemptAt: null,
+      dropped: true,
+      payload,
+    });
   }
 
   private record(entry: DeliveryAttempt): void {

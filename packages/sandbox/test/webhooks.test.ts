@@ -1,6 +1,6 @@
 import { generateWebhookSecret, WebhookPayloadSchema } from '@verify-kit/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, harness } from './helpers.js';
+import { type Harness, harness, sleep } from './helpers.js';
 import { receiver, until } from './webhook-receiver.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -189,5 +189,42 @@ describe('webhooks: delivery', () => {
     expect((await h.request('GET', '/sandbox/webhooks/deliveries', { key: null })).status).toBe(401);
     const res = await h.request('GET', '/sandbox/webhooks/deliveries');
     expect(res.body).toEqual({ configured: false, deliveries: [] });
+  });
+});
+
+describe('webhooks: dropped on purpose (chaos runs)', () => {
+  it('drops every event whole at fraction 1 (logged as dropped, never sent, never retried), none at 0', async () => {
+    const { h, r } = await setup();
+    expect(await h.control.dropWebhooks(1)).toEqual({ fraction: 1 });
+    const lost = await h.createSession();
+    await h.submit(lost.id);
+    await h.reviewed(lost.id, lost.identificationId);
+    await sleep(50);
+    expect(r.received).toEqual([]);
+    const dropped = await h.control.deliveries({ identificationId: lost.identificationId });
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped.every((d) => d.dropped === true && !d.ok && d.nextAttemptAt === null)).toBe(true);
+
+    expect(await h.control.dropWebhooks(0)).toEqual({ fraction: 0 });
+    const kept = await h.createSession();
+    await h.submit(kept.id);
+    await h.reviewed(kept.id, kept.identificationId);
+    await until(() => r.received.some((e) => e.type === 'identification.approved'), 'the approval delivered');
+    expect(r.received.every((e) => e.verified)).toBe(true);
+  });
+
+  it('refuses a fraction outside 0..1 (400), without the key (401), and without a webhook URL (409)', async () => {
+    const { h } = await setup();
+    expect((await h.request('POST', '/sandbox/webhooks/drop', { json: { fraction: 1.5 } })).status).toBe(400);
+    expect((await h.request('POST', '/sandbox/webhooks/drop', { json: { fraction: '0.2' } })).status).toBe(
+      400,
+    );
+    expect(
+      (await h.request('POST', '/sandbox/webhooks/drop', { json: { fraction: 0.2 }, key: null })).status,
+    ).toBe(401);
+    const bare = await harness();
+    cleanups.push(() => bare.sandbox.close());
+    const refused = await bare.request('POST', '/sandbox/webhooks/drop', { json: { fraction: 0.2 } });
+    expect([refused.status, refused.body.error?.code]).toEqual([409, 'WEBHOOK_NOT_CONFIGURED']);
   });
 });

@@ -17,11 +17,26 @@ const AdvanceBodySchema = z.strictObject({
     .max(366 * 24 * 60 * 60 * 1000),
 });
 
+const DropBodySchema = z.strictObject({
+  fraction: z.number().min(0).max(1),
+});
+
 /** Missed code lookups per client address per second: a person mistypes a few, a script thousands. */
 export const BY_CODE_MISSES_PER_SECOND = 10;
 
 const optionalQuery = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const noStore = { 'cache-control': 'no-store' };
+
+function configured(webhooks: WebhookDispatcher | undefined): WebhookDispatcher {
+  if (webhooks === undefined) {
+    throw new ApiError(
+      409,
+      SANDBOX_ERROR_CODES.WEBHOOK_NOT_CONFIGURED,
+      'No webhook is configured: start the sandbox with webhookUrl and webhookSecret',
+    );
+  }
+  return webhooks;
+}
 
 export interface ControlDeps {
   service: SandboxService;
@@ -92,16 +107,16 @@ export function controlRouter({ service, webhooks, clock, advanceClock, requireK
       }) ?? [];
     res.json({ configured: webhooks !== undefined, deliveries });
   });
+  router.post('/webhooks/drop', requireKey, jsonBody, (req, res) => {
+    const parsed = DropBodySchema.safeParse(req.body);
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    configured(webhooks).dropDeliveries(parsed.data.fraction);
+    res.json({ fraction: parsed.data.fraction });
+  });
   router.post('/webhooks/test', requireKey, (_req, res) => {
-    if (!webhooks) {
-      throw new ApiError(
-        409,
-        SANDBOX_ERROR_CODES.WEBHOOK_NOT_CONFIGURED,
-        'No webhook is configured: start the sandbox with webhookUrl and webhookSecret',
-      );
-    }
     const timestamp = new Date(clock.now()).toISOString();
-    res.status(202).json({ webhookId: webhooks.send({ type: 'webhook.test', timestamp, data: {} }) });
+    const webhookId = configured(webhooks).send({ type: 'webhook.test', timestamp, data: {} });
+    res.status(202).json({ webhookId });
   });
   router.post('/clock/advance', requireKey, jsonBody, (req, res) => {
     const parsed = AdvanceBodySchema.safeParse(req.body);
