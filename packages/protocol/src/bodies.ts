@@ -11,14 +11,24 @@ export type SendLinkChannel = 'email' | 'sms';
 /** Body of `POST /session`. Every field is optional: `{}` starts or resumes the verification. */
 export interface SessionRequestBody {
   /** A new session even when one is live; an approved verification is never replaced. */
+/**
+ * A channel the kit offers this person, with where the link would go: the contact the app vouches
+ * for (never one the browser typed), masked, e.g. `a•••@example.com` or `•••••67`.
+ */
+export interface SendLinkOffer {
+  channel: SendLinkChannel;
+  to: string;
+}
+
   restart?: boolean;
   /** The widget's language: the service's app speaks the same one. */
   locale?: Locale;
   /**
-   * Have the service send the link to this contact (a new session is created for it). Only when the
-   * kit allows the channel: see `sendLink` in the 201.
+   * Have the service send the link by this channel to the person's own contact, the one the app
+   * vouches for (a new session is created for it). The browser picks the channel, never the address:
+   * only a channel offered in the 201's `sendLink`.
    */
-  sendTo?: { email: string } | { phoneNumber: string };
+  sendTo?: { channel: SendLinkChannel };
 }
 
 /** 201 of `POST /session`. */
@@ -34,8 +44,8 @@ export interface SessionResponseBody {
   expiresAt: string;
   status: string;
   phase: Phase;
-  /** The channels through which the kit lets the person have the link sent; empty: none. */
-  sendLink: readonly SendLinkChannel[];
+  /** The channels through which this person may have the link sent, each with its masked contact; empty: none. */
+  sendLink: readonly SendLinkOffer[];
   /** Set when this answer sent the link: the contact, masked (e.g. `a•••@example.com`). */
   sentTo?: string;
   /** Present when the kit does not hold long-polls: ask `GET /status` again after this many ms. */

@@ -78,6 +78,16 @@ export const ERROR_CODE = {
   TOO_MANY_LONG_POLLS: 'TOO_MANY_LONG_POLLS',
   /** `sendTo` names a channel the kit is not configured to use. */
   SEND_LINK_NOT_ALLOWED: 'SEND_LINK_NOT_ALLOWED',
+  /** The app vouches for no contact of this person on that channel (or an anonymous visitor, not opted in). */
+  SEND_LINK_NO_CONTACT: 'SEND_LINK_NO_CONTACT',
+  /** The person's phone number is outside the kit's `smsCountries`. */
+  SEND_LINK_COUNTRY_NOT_ALLOWED: 'SEND_LINK_COUNTRY_NOT_ALLOWED',
+  /** Too many links sent to this contact, or the deployment's hourly budget is spent: wait for Retry-After. */
+  TOO_MANY_SENDS: 'TOO_MANY_SENDS',
+  /** The integrator's `sendLink.contactOf` returned a contact the service would refuse. */
+  SEND_LINK_CONTACT_INVALID: 'SEND_LINK_CONTACT_INVALID',
+  /** The integrator's `sendLink.contactOf` or `beforeSend` threw something other than a 4xx VerifyKitError. */
+  SEND_LINK_HOOK_FAILED: 'SEND_LINK_HOOK_FAILED',
   /** A method the route does not serve. */
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
   /** kit.close() was called. */

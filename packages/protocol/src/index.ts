@@ -4,6 +4,7 @@ export type {
   ErrorResponseBody,
   Locale,
   SendLinkChannel,
+  SendLinkOffer,
   SessionRequestBody,
   SessionResponseBody,
   StatusResponseBody,
