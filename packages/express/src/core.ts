@@ -15,8 +15,9 @@ import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
 import { createLog, type Log } from './log.js';
 import type { Dispatcher, ResolvedOptions, SessionOptions } from './options.js';
 import { phaseOf } from './phase.js';
-import type { Locale, SessionResponseBody, StatusResponseBody } from './protocol.js';
+import type { Locale, SendLinkOffer, SessionResponseBody, StatusResponseBody } from './protocol.js';
 import { RateLimits } from './rate-limits.js';
+import { SendLink } from './send-link.js';
 import { SessionCreations } from './session-creation.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from './status-bus.js';
 import { StatusEvents } from './status-events.js';
@@ -45,6 +46,7 @@ export class KitCore {
   readonly events: StatusEvents;
   readonly audit: ReturnType<typeof createAudit>;
   readonly limits: RateLimits;
+  readonly sendLink: SendLink;
   readonly bus: StatusBus;
   readonly #unsubscribe: () => void;
   #closed = false;
@@ -77,6 +79,7 @@ export class KitCore {
     });
     this.audit = createAudit(options.onAudit, this.log, options.now);
     this.limits = new RateLimits(options, options.now);
+    this.sendLink = new SendLink(options.sendLink, (message) => this.warnOnce(message));
     this.hints = new SubmissionHints(options.now);
     this.watch = new StatusWatch(this.reader, options.pollIntervalMs);
     this.bus = options.statusBus ?? createMemoryStatusBus();
@@ -158,7 +161,10 @@ export class KitCore {
   }
 
   /** The creation body for this request: workflowId, defaults, then sessionOptions(req). */
-  async createBody(req: Request, request: { locale?: Locale; contact?: Record<string, string> } = {}) {
+  async createBody(
+    req: Request,
+    request: { locale?: Locale; contact?: { email: string } | { phoneNumber: string } } = {},
+  ) {
     const { sessionOptions, workflowId } = this.options;
     const defaults = { workflowId, locale: request.locale ?? 'en' };
     let extra: SessionOptions = {};
@@ -186,7 +192,7 @@ export class KitCore {
         ? { ...defaults, sendOTP: false } // contact-less: no OTP, nothing sent
         : { ...defaults, ...(typeof extra === 'object' ? extra : { invalid: extra }) };
     if (request.contact !== undefined) {
-      // The person asked for the link at this contact: it replaces any the app gave (one is allowed).
+      // The link goes to the contact the app vouched for (send-link.ts): it replaces any other (one is allowed).
       delete body.email;
       delete body.phoneNumber;
       Object.assign(body, request.contact, { sendOTP: true });
@@ -201,7 +207,12 @@ export class KitCore {
     return parsed.data;
   }
 
-  sessionResponse(req: Request, binding: VerificationBinding, view: StatusResponseBody): SessionResponseBody {
+  sessionResponse(
+    req: Request,
+    binding: VerificationBinding,
+    view: StatusResponseBody,
+    sendLink: readonly SendLinkOffer[] = [],
+  ): SessionResponseBody {
     const token = createHash('sha256').update(binding.verificationSessionId).digest('base64url').slice(0, 12);
     return {
       sessionCode: binding.sessionCode,
@@ -211,7 +222,7 @@ export class KitCore {
       expiresAt: binding.expiresAt,
       status: view.status,
       phase: view.phase,
-      sendLink: this.options.sendLink,
+      sendLink,
       ...(view.pollAfterMs === undefined ? {} : { pollAfterMs: view.pollAfterMs }),
     };
   }

@@ -11,6 +11,7 @@ export type { AccountStatus, StatusOfOptions, StatusOfResult, VerifyKit } from '
 export { createVerifyKit } from './kit.js';
 export type {
   Logger,
+  SendLinkOptions,
   SessionLimit,
   SessionOptions,
   VerifyKitOptions,
@@ -22,6 +23,8 @@ export type {
   ErrorResponseBody,
   Locale,
   Phase,
+  SendLinkChannel,
+  SendLinkOffer,
   SessionRequestBody,
   SessionResponseBody,
   StatusResponseBody,
@@ -31,5 +34,6 @@ export type { ReplayStore } from './replay-store.js';
 export { sameOriginJson } from './same-origin-json.js';
 export type { ShutdownOptions } from './shutdown.js';
 export type { StatusBus, StatusHint, StatusListener } from './status-bus.js';
+export type { BeforeSend, ContactOf, SendLinkContact, VouchedContacts } from './send-link.js';
 export { createMemoryStatusBus } from './status-bus.js';
 export type { StatusChangeEvent, StatusChangeHandler } from './status-events.js';

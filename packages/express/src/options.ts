@@ -14,6 +14,12 @@ import { type BindingStore, createMemoryBindingStore } from './binding-store.js'
 import type { AccountOf } from './bindings.js';
 import { DEFAULT_MAX_WAIT_SECONDS, MAX_WAIT_SECONDS, type SendLinkChannel } from './protocol.js';
 import type { ReplayStore } from './replay-store.js';
+import {
+  type BeforeSend,
+  type ContactOf,
+  DEFAULT_SEND_PREFIX,
+  type SendLimitRedisClient,
+} from './send-link.js';
 import type { StatusBus } from './status-bus.js';
 import type { StatusChangeHandler } from './status-events.js';
 
@@ -32,6 +38,30 @@ export type Dispatcher = NonNullable<ClientOptions['dispatcher']>;
 
 /** What sessionOptions(req) returns: the creation body minus workflowId (which it may override). */
 export type SessionOptions = Partial<CreateSessionRequest>;
+
+/**
+ * Send-link: the person may have the session's link sent to **their own** contact, the one your app
+ * vouches for. The browser picks only the channel.
+ */
+export interface SendLinkOptions {
+  channels: readonly SendLinkChannel[];
+  /** The verified contacts of this request's person (your account's e-mail and phone), or undefined. */
+  contactOf: ContactOf;
+  /** Anonymous visitors too (contactOf must still vouch, e.g. from a phone you verified). Default false. */
+  anonymous?: boolean;
+  /** With `sms`, required: the calling-code prefixes texts may go to, e.g. `['+90', '+49']`. */
+  smsCountries?: readonly string[];
+  /** Sends to one contact per window. Default 5 an hour. */
+  perRecipient?: { max: number; windowSeconds: number };
+  /** Sends per hour for the whole deployment (with `redis`; else per process). Default 100. */
+  perHour?: number;
+  /** Called before each send (a CAPTCHA, your own checks): throw a 4xx VerifyKitError to refuse. */
+  beforeSend?: BeforeSend;
+  /** A connected node-redis v6 client (yours: the kit never closes it): the counts are shared by every instance. */
+  redis?: SendLimitRedisClient;
+  /** Redis key prefix. Default `verify-kit:send:`. */
+  prefix?: string;
+}
 
 export interface WebhookVerifierInput {
   headers: IncomingHttpHeaders;
@@ -69,8 +99,8 @@ export interface VerifyKitOptions {
   onStatusChange?: StatusChangeHandler;
   /** Told of each session created, gate decision, accepted webhook and forget (ids only). */
   onAudit?: AuditHandler;
-  /** Channels through which the person may have the link sent (`POST /session { sendTo }`). Default none. */
-  sendLink?: readonly SendLinkChannel[];
+  /** Lets the person have the link sent to their own contact (`POST /session { sendTo: { channel } }`). Default off. */
+  sendLink?: SendLinkOptions;
   /** false: GET /status never holds a request (serverless); the widget polls after `pollAfterMs`. Default true. */
   longPoll?: boolean;
   /** Open long-polls per process; beyond, 429 TOO_MANY_LONG_POLLS. Default 10000 (4 per verification always). */
@@ -127,6 +157,58 @@ const objectWith = <T>(methods: readonly string[], error: string) =>
     { error },
   );
 
+const SEND_LINK_ARRAY_GONE =
+  'no longer takes a list of channels (the browser chose the recipient, a phishing relay): use { channels: ["email"], contactOf: (req) => ({ email: the signed-in account’s verified e-mail }) }';
+
+const SendLinkSchema = z
+  .strictObject(
+    {
+      channels: z
+        .array(z.enum(['email', 'sms'], { error: 'must list "email" and/or "sms"' }))
+        .min(1, { error: 'must list "email" and/or "sms"' })
+        .readonly(),
+      contactOf: fn<ContactOf>(
+        'must be a function (req) => the person’s verified { email?, phoneNumber? } (from your account, never from the request body), or undefined',
+      ),
+      anonymous: z.boolean({ error: 'must be true or false' }).default(false),
+      smsCountries: z
+        .array(
+          z
+            .string({ error: 'must list calling-code prefixes such as "+90"' })
+            .regex(/^\+[1-9][0-9]{0,6}$/, { error: 'must list calling-code prefixes such as "+90"' }),
+        )
+        .min(1, { error: 'must list at least one calling-code prefix' })
+        .readonly()
+        .optional(),
+      perRecipient: z
+        .strictObject({ max: int('', 1, 1000), windowSeconds: int('seconds', 1, 604_800) })
+        .default({ max: 5, windowSeconds: 3600 }),
+      perHour: int('', 1, 10_000_000).default(100),
+      beforeSend: fn<BeforeSend>(
+        'must be a function (req, { channel, to }) => void that throws to refuse',
+      ).optional(),
+      redis: objectWith<SendLimitRedisClient>(
+        ['eval', 'multi', 'del'],
+        'must be a connected node-redis v6 client: createClient({ url }) from "redis"',
+      ).optional(),
+      prefix: z.string().max(256, { error: 'must be at most 256 characters' }).default(DEFAULT_SEND_PREFIX),
+    },
+    {
+      error:
+        'must be { channels, contactOf, anonymous?, smsCountries?, perRecipient?, perHour?, beforeSend?, redis?, prefix? }',
+    },
+  )
+  .superRefine((value, ctx) => {
+    if (value.channels.includes('sms') && value.smsCountries === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['smsCountries'],
+        message:
+          'is required with "sms": the calling-code prefixes texts may go to, e.g. ["+90", "+49"] (texts to other countries are the SMS pumping fraud you pay for)',
+      });
+    }
+  });
+
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 const OptionsSchema = z
@@ -161,9 +243,9 @@ const OptionsSchema = z
     onStatusChange: fn<StatusChangeHandler>('must be a function (event) => void').optional(),
     onAudit: fn<AuditHandler>('must be a function (event) => void').optional(),
     sendLink: z
-      .array(z.enum(['email', 'sms'], { error: 'must list "email" and/or "sms"' }))
-      .readonly()
-      .default([]),
+      .custom<unknown>((value) => !Array.isArray(value), { error: SEND_LINK_ARRAY_GONE })
+      .pipe(SendLinkSchema)
+      .optional(),
     longPoll: z.boolean({ error: 'must be true or false' }).default(true),
     maxLongPolls: int('', 1, 1_000_000).default(10_000),
     sessionLimit: z

@@ -1,9 +1,10 @@
-/** The contact a link was sent to, as the person may see it again: `a•••@example.com`, `•••••67`. */
-export function maskContact(contact: { email: string } | { phoneNumber: string }): string {
-  if ('email' in contact) {
-    const at = contact.email.lastIndexOf('@');
-    return `${contact.email.slice(0, Math.min(1, at))}•••${contact.email.slice(at)}`;
+import type { SendLinkContact } from '../send-link.js';
+
+/** Where a link goes, as the person may see it: `a•••@example.com`, `•••••67`. */
+export function maskContact({ channel, to }: SendLinkContact): string {
+  if (channel === 'email') {
+    const at = to.lastIndexOf('@');
+    return `${to.slice(0, Math.min(1, at))}•••${to.slice(at)}`;
   }
-  const digits = contact.phoneNumber.replace(/\D/g, '');
-  return `•••••${digits.slice(-2)}`;
+  return `•••••${to.replace(/\D/g, '').slice(-2)}`;
 }

@@ -9,17 +9,14 @@ import type { Found, KitCore } from '../core.js';
 import { ERROR_CODE, kitError } from '../errors.js';
 import { LOCALES, PHASE, type Phase } from '../protocol.js';
 import { isCrossSite, isJsonContentType } from '../request-guards.js';
+import type { SendLinkContact } from '../send-link.js';
 import { maskContact } from './mask-contact.js';
 
 const SessionRequestSchema = z.strictObject({
   restart: z.boolean().optional(),
   locale: z.enum(LOCALES).optional(),
-  sendTo: z
-    .union([
-      z.strictObject({ email: z.email().max(254) }),
-      z.strictObject({ phoneNumber: z.string().regex(/^\+?[0-9 ()-]{6,24}$/) }),
-    ])
-    .optional(),
+  // The channel only: the address is the one the app vouches for (send-link.ts), never the browser's.
+  sendTo: z.strictObject({ channel: z.enum(['email', 'sms']) }).optional(),
 });
 type SessionRequest = z.output<typeof SessionRequestSchema>;
 const BODY_LIMIT_BYTES = 4 * 1024;
@@ -39,13 +36,12 @@ async function parseRequest(core: KitCore, req: Request, res: Response): Promise
   if (!parsed.success) {
     throw kitError(
       ERROR_CODE.INVALID_BODY,
-      'the body must be {} or { "restart"?: true, "locale"?: "en" | "tr", "sendTo"?: { "email" } | { "phoneNumber" } }',
+      'the body must be {} or { "restart"?: true, "locale"?: "en" | "tr", "sendTo"?: { "channel": "email" | "sms" } }',
       parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
     );
   }
-  const channel =
-    parsed.data.sendTo === undefined ? undefined : 'email' in parsed.data.sendTo ? 'email' : 'sms';
-  if (channel !== undefined && !core.options.sendLink.includes(channel)) {
+  const channel = parsed.data.sendTo?.channel;
+  if (channel !== undefined && !core.sendLink.allows(channel)) {
     throw kitError(ERROR_CODE.SEND_LINK_NOT_ALLOWED, `this server does not send links by ${channel}`);
   }
   return parsed.data;
@@ -71,11 +67,20 @@ async function current(
   }
 }
 
-async function create(core: KitCore, req: Request, res: Response, owner: Owner, request: SessionRequest) {
-  const { locale, sendTo } = request;
+async function create(
+  core: KitCore,
+  req: Request,
+  res: Response,
+  owner: Owner,
+  request: SessionRequest,
+  contact: SendLinkContact | undefined,
+) {
+  const { locale } = request;
   const body = await core.createBody(req, {
     ...(locale === undefined ? {} : { locale }),
-    ...(sendTo === undefined ? {} : { contact: sendTo }),
+    ...(contact === undefined
+      ? {}
+      : { contact: contact.channel === 'email' ? { email: contact.to } : { phoneNumber: contact.to } }),
   });
   const created = await core.client.createSession(body);
   const binding: VerificationBinding = {
@@ -101,21 +106,30 @@ async function create(core: KitCore, req: Request, res: Response, owner: Owner, 
 async function handle(core: KitCore, req: Request, res: Response): Promise<void> {
   const request = await parseRequest(core, req, res);
   const owner = await core.bindings.ownerOf(req);
+  // The person's own contacts, checked, before anything changes: a refused send leaves the session as it is.
+  const contacts = await core.sendLink.check(req, owner);
+  const contact = request.sendTo && core.sendLink.contactOn(contacts, request.sendTo.channel);
+  const offers = core.sendLink.offers(contacts);
   const found = await current(core, req, owner, request);
   if (found !== undefined) {
     await core.approvedBy(req, found);
     res
       .status(201)
       .set('Cache-Control', 'no-store')
-      .json(core.sessionResponse(req, found.binding, found.view));
+      .json(core.sessionResponse(req, found.binding, found.view, offers));
     return;
   }
   const key = owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${sessionKey(req)}`;
   core.limits.takeCreation(owner.accountId !== undefined ? key : browserOf(req), req.ip);
   const joinable = owner.accountId !== undefined;
-  const binding = await core.creations.run(key, joinable, () => create(core, req, res, owner, request));
-  const answer = core.sessionResponse(req, binding, core.createdView(binding));
-  if (request.sendTo !== undefined) answer.sentTo = maskContact(request.sendTo);
+  if (contact !== undefined) await core.sendLink.take(req, contact);
+  let sent = false; // a request that joins another's creation sent nothing
+  const binding = await core.creations.run(key, joinable, () => {
+    sent = contact !== undefined;
+    return create(core, req, res, owner, request, contact);
+  });
+  const answer = core.sessionResponse(req, binding, core.createdView(binding), offers);
+  if (sent && contact !== undefined) answer.sentTo = maskContact(contact);
   res.status(201).set('Cache-Control', 'no-store').json(answer);
 }
 
