@@ -15,7 +15,9 @@ export interface AwaitingContext {
   cooldown: number;
   copy: '' | 'copied' | 'copyFailed';
   onCopy: () => void;
-  onSend: (channel: SendLinkChannel, value: string) => void;
+  /** Why the last send was refused (a key of the strings), '' when it was not. */
+  refused: '' | 'sendFailed' | 'errorBusy';
+  onSend: (channel: SendLinkChannel) => void;
 }
 
 /** The deep link: the app's own scheme, never one that runs code or reads local data. */
@@ -60,27 +62,28 @@ export function awaitingView(c: AwaitingContext): TemplateResult {
 function sendLinkForm(c: AwaitingContext): TemplateResult {
   const { t, session } = c;
   const waiting = c.cooldown > 0;
-  const submit = (channel: SendLinkChannel) => (event: SubmitEvent) => {
-    event.preventDefault();
-    const input = (event.target as HTMLFormElement).elements[0] as HTMLInputElement;
-    if (!waiting && input.value.trim()) c.onSend(channel, input.value.trim());
-  };
-  // Each button is named by its text and its field's label: with e-mail and SMS both offered, two
-  // buttons would otherwise read the same ("Send link").
+  // No address field: the link goes to the person's own contact, which the kit names (masked). Each
+  // button is named by its text and its contact, so two of them never read the same.
   return html`<div part="send-link">
     <p class="muted">${t.sendTitle}</p>
     ${session.sendLink.map(
-      (channel) => html`<form class="row" @submit=${submit(channel)}>
-        <label><span id="l-${channel}">${t[channel]}</span> <input name=${channel} type=${channel === 'email' ? 'email' : 'tel'} autocomplete=${channel === 'email' ? 'email' : 'tel'} required /></label>
-        <button id="b-${channel}" aria-labelledby="b-${channel} l-${channel}" part="button send" class="secondary" aria-disabled=${waiting ? 'true' : 'false'}>${
+      ({ channel, to }) => html`<p class="row">
+        <span id="l-${channel}">${t[channel]}: <bdi>${to}</bdi></span>
+        <button id="b-${channel}" aria-labelledby="b-${channel} l-${channel}" part="button send" class="secondary" aria-disabled=${waiting ? 'true' : 'false'} @click=${() => waiting || c.onSend(channel)}>${
           waiting
             ? t.resendIn.replace('{n}', String(Math.ceil(c.cooldown / 1000)))
             : session.sentTo
               ? t.resend
               : t.send
         }</button>
-      </form>`,
+      </p>`,
     )}
-    ${session.sentTo ? html`<p class="ok">${t.sentTo.replace('{to}', session.sentTo)}</p>` : nothing}
+    ${
+      c.refused
+        ? html`<p class="bad" role="alert">${t[c.refused]}</p>`
+        : session.sentTo
+          ? html`<p class="ok">${t.sentTo.replace('{to}', session.sentTo)}</p>`
+          : nothing
+    }
   </div>`;
 }

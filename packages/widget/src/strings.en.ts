@@ -26,6 +26,7 @@ export const en = {
   sentTo: 'We sent the link to {to}.',
   resend: 'Send again',
   resendIn: 'Send again in {n} s',
+  sendFailed: 'We could not send the link. Use the QR code or the code above.',
   reviewTitle: 'Checking your document…',
   reviewText: 'This usually takes a minute. You can keep this page open.',
   manualTitle: 'A person is checking your document',

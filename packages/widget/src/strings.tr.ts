@@ -28,6 +28,7 @@ export const tr: VerifyIdentityStrings = {
   sentTo: 'Bağlantıyı {to} adresine gönderdik.',
   resend: 'Yeniden gönder',
   resendIn: '{n} sn sonra yeniden gönderebilirsiniz',
+  sendFailed: 'Bağlantıyı gönderemedik. QR kodu veya yukarıdaki kodu kullanın.',
   reviewTitle: 'Belgeniz kontrol ediliyor…',
   reviewText: 'Bu genellikle bir dakika sürer. Bu sayfayı açık tutabilirsiniz.',
   manualTitle: 'Belgenizi bir görevli inceliyor',

@@ -65,8 +65,8 @@ const RESEND_MS = 30_000;
  * @csspart code - The 8-character session code.
  * @csspart copy - The button copying the code.
  * @csspart time - The time left.
- * @csspart send-link - The form sending the link by e-mail or SMS.
- * @csspart send - Its submit button.
+ * @csspart send-link - Sending the link to the person's own e-mail or phone (masked), when the kit offers it.
+ * @csspart send - Its buttons, one per channel.
  * @csspart retry - The button of the error and rejected states.
  *
  * @cssprop --verify-identity-background - Card background.
@@ -95,6 +95,7 @@ export class VerifyIdentity extends LitElement {
     _session: { state: true },
     _error: { state: true },
     _copy: { state: true },
+    _refused: { state: true },
     _now: { state: true },
   };
 
@@ -113,6 +114,7 @@ export class VerifyIdentity extends LitElement {
   declare private _session?: SessionResponseBody;
   declare private _error?: ErrorDetail;
   declare private _copy: '' | 'copied' | 'copyFailed';
+  declare private _refused: '' | 'sendFailed' | 'errorBusy';
   declare private _now: number;
 
   #phase = '';
@@ -137,6 +139,7 @@ export class VerifyIdentity extends LitElement {
     this.strings = {};
     this._view = 'idle';
     this._copy = '';
+    this._refused = '';
     this._now = Date.now();
   }
 
@@ -173,8 +176,9 @@ export class VerifyIdentity extends LitElement {
   /** POST /session; supersedes any call and any following still under way. */
   async #create(body: SessionRequestBody): Promise<void> {
     const call = ++this.#call;
-    this.#follower.stop();
-    this.#phase = '';
+    // A send keeps following the session on screen: a refused send leaves it as it is.
+    const sending = !!body.sendTo;
+    if (!sending) this.#follower.stop();
     for (let attempt = 1; ; attempt++) {
       let session: SessionResponseBody;
       try {
@@ -187,25 +191,30 @@ export class VerifyIdentity extends LitElement {
         if (call !== this.#call) return;
         const wait = error instanceof RequestError ? retryDelay(error, jitter(500 * 2 ** attempt)) : 0;
         const again = error instanceof RequestError && (error.status === 409 || error.status === 429);
-        if (!again || wait > MAX_START_WAIT_MS || attempt >= MAX_START_ATTEMPTS) return this.#fail(error);
+        if (!again || wait > MAX_START_WAIT_MS || attempt >= MAX_START_ATTEMPTS) {
+          if (!sending) return this.#fail(error);
+          this.#sentAt = 0;
+          this._refused = error instanceof RequestError && error.status === 429 ? 'errorBusy' : 'sendFailed';
+          return;
+        }
         await new Promise((resolve) => setTimeout(resolve, wait));
         if (call !== this.#call) return;
         continue;
       }
       if (call !== this.#call) return;
       this._session = session;
+      this.#phase = '';
       this.#apply(session);
       this.#follower.follow(session.phase, session.pollAfterMs);
       return;
     }
   }
 
-  /** Has the kit send the session's link to `value` (a new session for that contact). */
-  async #send(channel: SendLinkChannel, value: string): Promise<void> {
-    this.#sentAt = Date.now();
-    this._now = this.#sentAt;
-    const sendTo = channel === 'email' ? { email: value } : { phoneNumber: value };
-    await this.#create({ restart: true, sendTo });
+  /** Has the kit send the session's link by `channel` to the person's own contact (a new session). */
+  async #send(channel: SendLinkChannel): Promise<void> {
+    this.#sentAt = this._now = Date.now();
+    this._refused = '';
+    await this.#create({ restart: true, sendTo: { channel } });
   }
 
   #base(): string {
@@ -292,7 +301,7 @@ export class VerifyIdentity extends LitElement {
     // first action, else to the title. Focus parked on the title moves on once there is an action.
     this.#focusInside = changed.has('_view') && !!this.shadowRoot?.activeElement;
     if (changed.has('_view')) {
-      this._copy = '';
+      this._copy = this._refused = '';
       this._now = Date.now();
     }
   }
@@ -384,7 +393,8 @@ export class VerifyIdentity extends LitElement {
       cooldown: this.#sentAt + RESEND_MS - this._now,
       copy: this._copy,
       onCopy: () => this.#copyCode(),
-      onSend: (channel, value) => this.#send(channel, value),
+      refused: this._refused,
+      onSend: (channel) => this.#send(channel),
     });
   }
 }

@@ -115,27 +115,30 @@ test('after a rejection: one Try again (a new session) and the product’s own h
   expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
 });
 
-test('no send-link form unless the kit allows a channel', async ({ page, stub, widget }) => {
+test('no send-link part unless the kit offers a channel', async ({ page, stub, widget }) => {
   await openStarted(page, stub, widget);
   await expect(widget.getByRole('button', { name: en.send })).toHaveCount(0);
+  await expect(widget.locator('[part~="send-link"]')).toHaveCount(0);
 });
 
-test('send the link by e-mail: a new session for that contact, where it went, a resend cooldown', async ({
+test('send the link by e-mail: no address field, the button names the masked contact, the body only the channel', async ({
   page,
   stub,
   widget,
 }) => {
-  stub.sendLink = ['email'];
+  stub.sendLink = [{ channel: 'email', to: 'a•••@example.com' }];
   await openStarted(page, stub, widget);
-  await expect(widget.getByRole('textbox', { name: en.sms })).toHaveCount(0);
-  await widget.getByRole('textbox', { name: en.email }).fill('ada@example.com');
-  await widget.getByRole('button', { name: en.send }).click();
-  await expect(widget.getByText(en.sentTo.replace('{to}', 'a•••.com'))).toBeVisible();
+  // The browser never chooses the recipient: nothing to type it into.
+  await expect(widget.getByRole('textbox')).toHaveCount(0);
+  await expect(widget.locator('input')).toHaveCount(0);
+  await widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com` }).click();
+  await expect(widget.getByText(en.sentTo.replace('{to}', 'a•••@example.com'))).toBeVisible();
   expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({
     restart: true,
-    sendTo: { email: 'ada@example.com' },
+    sendTo: { channel: 'email' },
     locale: 'en',
   });
+  await expect(shownCode(widget)).toHaveText('P9WN 3HJE');
   const resend = widget.locator('[part~="send"]');
   await expect(resend).toHaveText(/^Send again in \d+ s$/);
   await expect(resend).toHaveAttribute('aria-disabled', 'true');
@@ -144,17 +147,48 @@ test('send the link by e-mail: a new session for that contact, where it went, a 
   expect(stub.calls('/identity/session')).toHaveLength(2);
 });
 
-test('with e-mail and SMS both offered, each send button says which it sends', async ({
+test('with e-mail and SMS both offered, one button each, named by its channel and contact', async ({
   page,
   stub,
   widget,
 }) => {
-  stub.sendLink = ['email', 'sms'];
+  stub.sendLink = [
+    { channel: 'email', to: 'a•••@example.com' },
+    { channel: 'sms', to: '•••••67' },
+  ];
   await openStarted(page, stub, widget);
-  for (const channel of ['email', 'sms'] as const) {
-    const name = `${en.send} ${en[channel]}`;
-    await expect(widget.getByRole('button', { name, exact: true })).toHaveCount(1);
-  }
+  await expect(
+    widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com`, exact: true }),
+  ).toHaveCount(1);
+  await widget.getByRole('button', { name: `${en.send} ${en.sms}: •••••67`, exact: true }).click();
+  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '').sendTo).toEqual({ channel: 'sms' });
+  await expect(widget.getByText(en.sentTo.replace('{to}', '•••••67'))).toBeVisible();
+});
+
+test('a refused send says so and keeps the session on screen; a long 429 says to wait', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.sendLink = [{ channel: 'email', to: 'a•••@example.com' }];
+  await openStarted(page, stub, widget);
+  const send = widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com` });
+  stub.sessionReplies.push({ status: 403, body: { error: { code: 'SEND_LINK_NO_CONTACT', message: 'x' } } });
+  await send.click();
+  await expect(widget.getByRole('alert')).toHaveText(en.sendFailed);
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await expect(shownCode(widget)).toHaveText('K7QM 4XRT');
+  // Asked again at once, not after a cooldown, and the refusal is no error event of the element.
+  await expect(send).toHaveAttribute('aria-disabled', 'false');
+  expect(await eventTypes(page)).not.toContain('verify-identity-error');
+  stub.sessionReplies.push({
+    status: 429,
+    headers: { 'retry-after': '3600' },
+    body: { error: { code: 'TOO_MANY_SENDS', message: 'x' } },
+  });
+  await send.click();
+  await expect(widget.getByRole('alert')).toHaveText(en.errorBusy);
+  expect(stub.calls('/identity/session')).toHaveLength(3);
 });
 
 test('one polite live region, and the page does not scroll when the view changes', async ({

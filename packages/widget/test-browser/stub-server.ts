@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import {
   isFinalPhase,
   type Phase,
-  type SendLinkChannel,
+  type SendLinkOffer,
   type SessionRequestBody,
   type SessionResponseBody,
   type StatusResponseBody,
@@ -71,8 +71,8 @@ export class StubServer {
   longPoll = true;
   /** Sent as `pollAfterMs` (the kit's `longPoll: false`): no held reads. */
   pollAfterMs?: number;
-  /** The kit's `sendLink` option. */
-  sendLink: SendLinkChannel[] = [];
+  /** What the kit offers: the channels with the person's own contact, masked. */
+  sendLink: SendLinkOffer[] = [];
   /** The masked contact of the last `sendTo`. */
   sentTo?: string;
   /** Links as a hostile upstream might send them (the kit refuses those; the widget must too). */
@@ -236,8 +236,8 @@ export class StubServer {
     const request = JSON.parse(entry.body || '{}') as SessionRequestBody;
     if (!this.sessionCode || request.restart || this.currentPhase() === 'expired') this.newSession();
     if (request.sendTo) {
-      const to = 'email' in request.sendTo ? request.sendTo.email : request.sendTo.phoneNumber;
-      this.sentTo = `${to.slice(0, 1)}•••${to.slice(-4)}`;
+      const channel = request.sendTo.channel;
+      this.sentTo = this.sendLink.find((offer) => offer.channel === channel)?.to;
     }
     json(res, 201, this.sessionBody());
   }
