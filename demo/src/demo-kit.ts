@@ -53,8 +53,13 @@ export async function createDemoKit(
         throw new VerifyKitError('SIGN_IN_REQUIRED', 'please sign in first', { status: 401 });
       return sessionOptionsFor(req.session.scenario ?? DEFAULT_SCENARIO, user);
     },
-    // The widget's "get the link sent to you" form: the service e-mails or texts the session's link.
-    sendLink: ['email', 'sms'],
+    // The widget's "get the link sent to you" button: the service e-mails the session's link to the
+    // account's own address, never one typed in the browser. (A real app returns the e-mail it
+    // verified; the demo's sign-in stands in for that.) No SMS: the demo knows no verified phone.
+    sendLink: {
+      channels: ['email'],
+      contactOf: (req) => (req.session.user === undefined ? undefined : { email: req.session.user.email }),
+    },
     ...(upstream.webhookSecret === undefined ? {} : { webhookSecret: upstream.webhookSecret }),
     // With the embedded sandbox the kit keeps the sandbox's time, so moving the sandbox's clock
     // (POST /sandbox/clock/advance) expires sessions for the whole demo, webhooks included.
