@@ -8,9 +8,6 @@ export type Locale = (typeof LOCALES)[number];
 /** Where the kit may send the session's link instead of showing it (the service notifies the contact). */
 export type SendLinkChannel = 'email' | 'sms';
 
-/** Body of `POST /session`. Every field is optional: `{}` starts or resumes the verification. */
-export interface SessionRequestBody {
-  /** A new session even when one is live; an approved verification is never replaced. */
 /**
  * A channel the kit offers this person, with where the link would go: the contact the app vouches
  * for (never one the browser typed), masked, e.g. `a•••@example.com` or `•••••67`.
@@ -20,6 +17,9 @@ export interface SendLinkOffer {
   to: string;
 }
 
+/** Body of `POST /session`. Every field is optional: `{}` starts or resumes the verification. */
+export interface SessionRequestBody {
+  /** A new session even when one is live; an approved verification is never replaced. */
   restart?: boolean;
   /** The widget's language: the service's app speaks the same one. */
   locale?: Locale;
