@@ -2,6 +2,7 @@ import { en } from '../src/strings.en.js';
 import {
   eventTypes,
   expect,
+  expectNoAxeViolations,
   FAST,
   FAST_START,
   kitApproves,
@@ -189,6 +190,32 @@ test('a refused send says so and keeps the session on screen; a long 429 says to
   await send.click();
   await expect(widget.getByRole('alert')).toHaveText(en.errorBusy);
   expect(stub.calls('/identity/session')).toHaveLength(3);
+});
+
+test('the send-link part passes axe-core offered, refused and sent, light and dark', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.sendLink = [
+    { channel: 'email', to: 'a•••@example.com' },
+    { channel: 'sms', to: '•••••67' },
+  ];
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openStarted(page, stub, widget);
+  await expectNoAxeViolations(page, 'send-link offered (dark)');
+  const send = widget.getByRole('button', { name: `${en.send} ${en.sms}: •••••67` });
+  stub.sessionReplies.push({
+    status: 403,
+    body: { error: { code: 'SEND_LINK_COUNTRY_NOT_ALLOWED', message: 'x' } },
+  });
+  await send.click();
+  await expect(widget.getByRole('alert')).toHaveText(en.sendFailed);
+  await expectNoAxeViolations(page, 'send-link refused (dark)');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await send.click();
+  await expect(widget.getByText(en.sentTo.replace('{to}', '•••••67'))).toBeVisible();
+  await expectNoAxeViolations(page, 'send-link sent (light)');
 });
 
 test('one polite live region, and the page does not scroll when the view changes', async ({
