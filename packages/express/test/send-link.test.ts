@@ -155,6 +155,25 @@ describe('caps on sends (SMS bombing and pumping)', () => {
     expect(await linksTo(number)).toHaveLength(5);
   });
 
+  it('one mailbox written three ways is one recipient: e-mail trimmed and lower-cased for the cap', async () => {
+    const spellings: Record<string, string> = {
+      e1: 'Grace@Example.com',
+      e2: ' grace@example.com ',
+      e3: 'GRACE@EXAMPLE.COM',
+    };
+    const contactOf: SendLinkOptions['contactOf'] = (req) => ({ email: spellings[signedInUser(req) ?? ''] });
+    const app = await appWith({
+      channels: ['email'],
+      contactOf,
+      perRecipient: { max: 2, windowSeconds: 3600 },
+    });
+    const statuses = [];
+    for (const user of ['e1', 'e2', 'e3']) {
+      statuses.push((await (await app.signedIn(user)).post('/identity/session', SEND_EMAIL)).status);
+    }
+    expect(statuses).toEqual([201, 201, 429]);
+  });
+
   it('the hourly budget of the deployment: beyond perHour every send is 429, whoever asks', async () => {
     const contactOf: SendLinkOptions['contactOf'] = (req) => ({
       email: `${signedInUser(req)}.budget@example.com`,
