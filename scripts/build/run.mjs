@@ -4,18 +4,17 @@
 // and whose outputs are still the ones that build left, is skipped: so `pnpm test`, `pnpm test:unit`
 // and `pnpm sandbox` build first and cost next to nothing when nothing changed. `--force` builds all,
 // from scratch (the .tsbuildinfo files deleted first); `--quiet` says nothing when nothing is built.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inputKeys, listFiles, outputKey, outputPaths } from './fingerprint.mjs';
 import { withLock } from './lock.mjs';
+import { buildAll } from './schedule.mjs';
 import { buildOrder, readProjects } from './workspace.mjs';
 
-const CONCURRENCY = 2;
-
 const started = performance.now();
-const seconds = (since = started) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+const inSeconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const elapsed = () => inSeconds(performance.now() - started);
 const log = (line) => process.stdout.write(`build: ${line}\n`);
 
 /** Deletes the .tsbuildinfo files under `path`. */
@@ -24,61 +23,6 @@ function removeBuildInfo(path) {
   for (const entry of readdirSync(path, { recursive: true })) {
     if (String(entry).endsWith('.tsbuildinfo')) rmSync(join(path, String(entry)), { force: true });
   }
-}
-
-/** Runs a project's build script as pnpm would: in its folder, with its and the root's bins on PATH. */
-function runScript(root, project) {
-  const dir = join(root, project.dir);
-  const bins = [join(dir, 'node_modules', '.bin'), join(root, 'node_modules', '.bin')];
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', project.build], {
-      cwd: dir,
-      env: { ...process.env, PATH: [...bins, process.env.PATH].join(':') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', (error) => resolve({ ok: false, output: `${output}${error.message}\n` }));
-    child.on('close', (code) => resolve({ ok: code === 0, output }));
-  });
-}
-
-/** Builds `order` (dependencies first), at most CONCURRENCY at once; false when a build failed. */
-async function buildAll(root, order, needsBuild, onBuilt) {
-  const done = new Set(order.filter((project) => !needsBuild(project)).map((project) => project.name));
-  const pending = order.filter((project) => !done.has(project.name));
-  const running = new Set();
-  let failed = false;
-  await new Promise((resolve) => {
-    const next = () => {
-      if (pending.length === 0 && running.size === 0) return resolve();
-      if (failed) return running.size === 0 && resolve();
-      for (const project of [...pending]) {
-        if (running.size >= CONCURRENCY) break;
-        if (!project.after.every((name) => done.has(name))) continue;
-        pending.splice(pending.indexOf(project), 1);
-        running.add(project.name);
-        const since = performance.now();
-        runScript(root, project).then(({ ok, output }) => {
-          running.delete(project.name);
-          log(`${project.name}: ${project.build} (${seconds(since)})${ok ? '' : ' FAILED'}`);
-          if (!ok) process.stdout.write(`${output.replace(/^/gm, '  ')}\n`);
-          if (ok) {
-            done.add(project.name);
-            onBuilt(project);
-          } else failed = true;
-          next();
-        });
-      }
-    };
-    next();
-  });
-  return !failed;
 }
 
 async function main() {
@@ -134,16 +78,22 @@ async function main() {
     };
     const toBuild = order.filter((project) => needsBuild(project));
     if (toBuild.length === 0) {
-      if (!quiet) log(`${order.length} projects unchanged since their last build (${seconds()})`);
+      if (!quiet) log(`${order.length} projects unchanged since their last build (${elapsed()})`);
       return;
     }
     const unchanged = order.length - toBuild.length;
     log(
       `building ${toBuild.map((project) => project.name).join(', ')}${unchanged ? ` (${unchanged} unchanged)` : ''}`,
     );
-    const ok = await buildAll(root, order, (project) => toBuild.includes(project), onBuilt);
+    const ok = await buildAll(root, order, (project) => toBuild.includes(project), {
+      onBuilt,
+      onEnd: (project, ok, output, ms) => {
+        log(`${project.name}: ${project.build} (${inSeconds(ms)})${ok ? '' : ' FAILED'}`);
+        if (!ok) process.stdout.write(`${output.replace(/^/gm, '  ')}\n`);
+      },
+    });
     if (!ok) throw new Error('a build failed (its output is above)');
-    log(`done (${seconds()})`);
+    log(`done (${elapsed()})`);
   });
 }
 
