@@ -47,17 +47,27 @@ function waitForReady(child: ChildProcess): Promise<void> {
 }
 
 /**
- * A throw-away Redis on 127.0.0.1 and a free port: no persistence, killed by stop(). Retries a few
+ * A throw-away Redis on 127.0.0.1 and a free port: no persistence unless `dataDir`, killed by stop(). Retries a few
  * ports in the rare case another process took the one found free.
  */
 export async function startRedisServer(
-  options: { requirePass?: string /** e.g. to restart on the port clients know */; port?: number } = {},
+  options: {
+    requirePass?: string;
+    /** e.g. to restart on the port clients know */
+    port?: number;
+    /** Keep the data here (append-only file, each write synced), so a restart on it loses nothing. */
+    dataDir?: string;
+  } = {},
 ): Promise<RedisServer> {
   const binary = findRedisServer();
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = options.port ?? (await freePort());
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    const persistence =
+      options.dataDir === undefined
+        ? ['--appendonly', 'no']
+        : ['--dir', options.dataDir, '--appendonly', 'yes', '--appendfsync', 'always'];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence];
     if (options.requirePass !== undefined) args.push('--requirepass', options.requirePass);
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     try {

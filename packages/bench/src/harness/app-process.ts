@@ -8,13 +8,16 @@ let bench: ReturnType<typeof createBenchApp> | undefined;
 let server: Server | undefined;
 
 const commands = {
-  /** Listens first: the sandbox needs this URL for its webhooks before the kit knows the sandbox. */
-  async listen() {
+  /**
+   * Listens first: the sandbox needs this URL for its webhooks before the kit knows the sandbox.
+   * `port`: a given one (an instance behind a load balancer, restarted on its address).
+   */
+  async listen(options: { port?: number } = {}) {
     server = createServer((req, res) => {
       if (bench) bench.app(req, res);
       else res.writeHead(503).end('not configured yet');
     });
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server?.listen(options.port ?? 0, '127.0.0.1', resolve));
     // As behind a load balancer: idle keep-alive sockets outlive any client's, so a client never
     // reuses a socket the server is closing (an ECONNRESET that would not be the kit's).
     server.keepAliveTimeout = 65_000;
@@ -37,3 +40,13 @@ const commands = {
 export type AppCommands = typeof commands;
 
 serveCommands(commands);
+
+// A rolling deploy stops an instance with SIGTERM: the kit drains it (BENCH_DRAIN_MS), then it exits.
+process.once('SIGTERM', () => {
+  const drainMs = Number(process.env.BENCH_DRAIN_MS ?? 0);
+  const done = server && bench ? bench.shutdown(server, drainMs) : Promise.resolve();
+  done.then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+});

@@ -1,10 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { type BindingStore, createVerifyKit } from '@verify-kit/express';
-import { createRedisBindingStore } from '@verify-kit/express/redis';
+import {
+  createRedisBindingStore,
+  createRedisStatusBus,
+  type RedisStatusBus,
+} from '@verify-kit/express/redis';
+import { RedisStore } from 'connect-redis';
 import express, { type RequestHandler } from 'express';
-import session from 'express-session';
+import session, { type Store } from 'express-session';
+import { createClient } from 'redis';
 import { Pool } from 'undici';
 
 /** Where a verification is bound: the browser session (anonymous), or the signed-in account in a store. */
@@ -22,6 +29,13 @@ export interface AppConfig {
   pollIntervalMs?: number;
   /** The kit's bound on upstream reads per identification per second (its default: 5). */
   maxReadsPerSecond?: number;
+  /**
+   * Several instances as one site (the chaos run): express-session in Redis (connect-redis) under
+   * one shared secret, and the Redis status bus and replay store. Needs redisUrl.
+   */
+  shared?: { sessionSecret: string };
+  /** Each onStatusChange event, appended as a JSON line (it survives a kill -9 of the process). */
+  eventsFile?: string;
 }
 
 declare module 'express-session' {
@@ -49,9 +63,11 @@ const PAGE = `<!doctype html>
  */
 export function createBenchApp(config: AppConfig) {
   const widget = readFileSync(fileURLToPath(import.meta.resolve('@verify-kit/widget/standalone')));
-  const store = new session.MemoryStore();
+  const shared = config.shared === undefined ? undefined : sharedParts(config.redisUrl);
+  const memoryStore = new session.MemoryStore();
+  const store: Store = shared?.sessions ?? memoryStore;
   const clock = { offsetMs: 0 };
-  const kit = createKit(config, () => Date.now() + clock.offsetMs);
+  const kit = createKit(config, () => Date.now() + clock.offsetMs, shared?.bus);
   const upstream = new Pool(new URL(config.upstreamUrl).origin);
   let granted = 0;
   const ok: RequestHandler = (_req, res) => {
@@ -67,9 +83,14 @@ export function createBenchApp(config: AppConfig) {
   app.get('/assets/verify-identity.standalone.js', (_req, res) => {
     res.type('text/javascript').send(widget);
   });
+  // What the load balancer checks (the express README's readiness route).
+  app.get('/ready', async (_req, res) => {
+    const health = await kit.health();
+    res.status(health.ok ? 200 : 503).json(health);
+  });
   app.use(
     session({
-      secret: randomBytes(32).toString('hex'),
+      secret: config.shared?.sessionSecret ?? randomBytes(32).toString('hex'),
       resave: false,
       saveUninitialized: false,
       store,
@@ -109,7 +130,7 @@ export function createBenchApp(config: AppConfig) {
     /** Sessions in the store; counting drops the expired ones. */
     sessionCount: () =>
       new Promise<number>((resolve, reject) => {
-        store.length((error, length) => (error ? reject(error) : resolve(length ?? 0)));
+        memoryStore.length((error, length) => (error ? reject(error) : resolve(length ?? 0)));
       }),
     /** How many times a gated handler ran. */
     granted: () => granted,
@@ -117,14 +138,39 @@ export function createBenchApp(config: AppConfig) {
     advanceClock(ms: number) {
       clock.offsetMs += ms;
     },
+    /** A rolling deploy's stop: the kit drains this server (kit.shutdown), then the rest closes. */
+    async shutdown(server: Server, drainMs: number) {
+      await kit.shutdown({ server, drainMs });
+      await Promise.all([upstream.close(), shared?.close()]);
+    },
     async close() {
       await Promise.all([kit.close(), upstream.close()]);
+      await shared?.close();
     },
   };
 }
 
-function createKit(config: AppConfig, now: () => number) {
+/** The pieces several instances share through Redis: sessions (connect-redis) and the status bus. */
+function sharedParts(url: string | undefined) {
+  if (url === undefined) throw new Error('shared instances need redisUrl');
+  const client = createClient({ url });
+  // node-redis reconnects by itself (a Redis restart); without a listener an error would kill the process.
+  client.on('error', () => {});
+  client.connect().catch(() => {});
+  const bus = createRedisStatusBus({ url });
+  return {
+    sessions: new RedisStore({ client, prefix: 'bench-sess:' }),
+    bus,
+    async close() {
+      await bus.close();
+      if (client.isOpen) await client.close();
+    },
+  };
+}
+
+function createKit(config: AppConfig, now: () => number, bus: RedisStatusBus | undefined) {
   const binding = config.binding ?? 'session';
+  const eventsFile = config.eventsFile;
   return createVerifyKit({
     baseUrl: config.upstreamUrl,
     apiKey: config.apiKey,
@@ -136,6 +182,18 @@ function createKit(config: AppConfig, now: () => number) {
     ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
     ...(config.pollIntervalMs ? { pollIntervalMs: config.pollIntervalMs } : {}),
     ...(config.maxReadsPerSecond ? { maxReadsPerSecond: config.maxReadsPerSecond } : {}),
+    ...(bus === undefined ? {} : { statusBus: bus, replayStore: bus.replayStore }),
+    ...(eventsFile === undefined
+      ? {}
+      : {
+          onStatusChange: (event) => {
+            appendFileSync(
+              eventsFile,
+              `${JSON.stringify({ ...event, pid: process.pid, recordedAt: Date.now() })}
+`,
+            );
+          },
+        }),
     now,
   });
 }

@@ -80,19 +80,29 @@ export interface Child<C extends Commands> {
   readonly exited: { code: number | null; signal: string | null } | undefined;
   /** Asks it to close, then kills it if it is still there after 10 s. */
   stop(): Promise<void>;
+  /** Sends a signal (SIGKILL: a crash; SIGTERM: a deploy's stop); resolves when it has exited. */
+  signal(signal: NodeJS.Signals): Promise<void>;
 }
 
 /** Forks a TypeScript module of this package through tsx, with --expose-gc, and talks to it over IPC. */
-export function startChild<C extends Commands>(moduleUrl: URL): Child<C> {
+export interface ChildOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Run the workspace packages from their TypeScript sources (the `source` export condition), not dist. */
+  fromSource?: boolean;
+}
+
+export function startChild<C extends Commands>(moduleUrl: URL, options: ChildOptions = {}): Child<C> {
   const child: ChildProcess = fork(fileURLToPath(moduleUrl), [], {
     // BENCH_CPU_PROF=<dir>: each child writes a .cpuprofile there when it exits (for `node --cpu-prof`).
     execArgv: [
       '--expose-gc',
       '--import',
       import.meta.resolve('tsx'),
+      ...(options.fromSource ? ['--conditions=source'] : []),
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
   });
   let next = 0;
   let exited: Child<C>['exited'];
@@ -130,6 +140,11 @@ export function startChild<C extends Commands>(moduleUrl: URL): Child<C> {
     stats: () => send('stats') as Promise<ProcessStats>,
     get exited() {
       return exited;
+    },
+    async signal(signal) {
+      if (exited !== undefined) return;
+      child.kill(signal);
+      await gone;
     },
     async stop() {
       if (exited !== undefined) return;

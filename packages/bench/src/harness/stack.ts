@@ -38,7 +38,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   try {
     const webhookSecret = options.webhooks ? generateWebhookSecret() : undefined;
-    const { url: appUrl } = await app.call('listen');
+    const { url: appUrl } = await app.call('listen', {});
     const { url: sandboxUrl, apiKey } = await sandbox.call('start', {
       reviewDelayMs: options.reviewDelayMs ?? 0,
       ...(webhookSecret ? { webhookUrl: `${appUrl}/identity/webhook`, webhookSecret } : {}),

@@ -1,0 +1,144 @@
+import { type Summary, summarize } from '../stats.js';
+import type { RecordedEvent } from './instances.js';
+import type { PersonResult } from './person.js';
+
+/** A fault's time span, what the balancer counted meanwhile, and what each kit.health() said. */
+export interface Window {
+  name: string;
+  from: number;
+  to: number;
+  balancer: Record<string, number>;
+  health?: Record<string, string>;
+}
+
+interface PersonOutcome {
+  result: PersonResult;
+  approvedAt: number | undefined;
+  sandboxStatus: string | undefined;
+}
+
+export interface ChaosFigures {
+  config: Record<string, unknown>;
+  ranAt: string;
+  wallSeconds: number;
+  people: number;
+  /** People the sandbox approved, and how many of them opened the gated page (goal: all). */
+  approved: number;
+  approvedReachedGate: number;
+  /** Gated 200s for people the sandbox had not approved (goal: 0). */
+  falseGrants: number;
+  /** onStatusChange APPROVED events per approved person, over the three instances (goal: exactly 1 each). */
+  approvedEvents: {
+    exactlyOnce: number;
+    duplicated: number;
+    missed: number;
+    byInstance: Record<string, number>;
+  };
+  /** Errors the widget (or the app's own pages) would show, by step and code (goal: none). */
+  visibleErrors: Record<string, number>;
+  /** Answers the widget retried without showing anything (503, 429, a dropped long-poll), by code. */
+  quietRetries: Record<string, number>;
+  gaveUp: Record<string, number>;
+  /** From the sandbox's approval to the browser's long-poll learning it, ms. */
+  approvalToBrowserMs: Summary;
+  faults: Window[];
+  /** During the rolling restart: connections people saw reset (or a 502 for one) (goal: 0). */
+  rollingRestartResets: number | null;
+  goalsMet: boolean;
+}
+
+const count = (keys: string[]) =>
+  keys.reduce<Record<string, number>>((all, key) => {
+    all[key] = (all[key] ?? 0) + 1;
+    return all;
+  }, {});
+
+const RESET = /^(network:|502|504)/;
+
+export function figuresOf(input: {
+  options: { people: number; faults: object; dropWebhooks: number; drainMs: number; reviewDelayMs: number };
+  people: PersonOutcome[];
+  events: RecordedEvent[];
+  windows: Window[];
+  wallSeconds: number;
+}): ChaosFigures {
+  const { people, events, windows } = input;
+  const approved = people.filter((p) => p.sandboxStatus === 'APPROVED');
+  const approvedEvents = events.filter((e) => e.status === 'APPROVED');
+  const perIdentification = count(approvedEvents.map((e) => e.identificationId));
+  const times = approved.map((p) => perIdentification[p.result.identificationId ?? ''] ?? 0);
+  const failures = people.flatMap((p) => p.result.failures);
+  const rolling = windows.find((w) => w.name.startsWith('rolling'));
+  const rollingRestartResets =
+    rolling === undefined
+      ? null
+      : failures.filter((f) => f.at >= rolling.from && f.at <= rolling.to && RESET.test(f.code)).length;
+  const visibleErrors = count(failures.filter((f) => !f.quiet).map((f) => `${f.step} ${f.code}`));
+  const latencies = approved
+    .filter((p) => p.approvedAt !== undefined && p.result.approvedSeenAt !== undefined)
+    .map((p) => (p.result.approvedSeenAt ?? 0) - (p.approvedAt ?? 0));
+  const figures: ChaosFigures = {
+    config: { ...input.options, instances: 3, balancer: 'HAProxy (round-robin, no stickiness)' },
+    ranAt: new Date().toISOString(),
+    wallSeconds: input.wallSeconds,
+    people: people.length,
+    approved: approved.length,
+    approvedReachedGate: approved.filter((p) => p.result.gateStatus === 200).length,
+    falseGrants: people.filter((p) => p.sandboxStatus !== 'APPROVED' && p.result.gateStatus === 200).length,
+    approvedEvents: {
+      exactlyOnce: times.filter((n) => n === 1).length,
+      duplicated: times.filter((n) => n > 1).length,
+      missed: times.filter((n) => n === 0).length,
+      byInstance: count(approvedEvents.map((e) => e.instance)),
+    },
+    visibleErrors,
+    quietRetries: count(failures.filter((f) => f.quiet).map((f) => `${f.step} ${f.code}`)),
+    gaveUp: count(people.flatMap((p) => (p.result.gaveUp === undefined ? [] : [p.result.gaveUp]))),
+    approvalToBrowserMs: summarize(latencies),
+    faults: windows,
+    rollingRestartResets,
+    goalsMet: false,
+  };
+  figures.goalsMet =
+    figures.approved > 0 &&
+    figures.approvedReachedGate === figures.approved &&
+    figures.falseGrants === 0 &&
+    figures.approvedEvents.exactlyOnce === figures.approved &&
+    Object.keys(visibleErrors).length === 0 &&
+    (rollingRestartResets ?? 0) === 0;
+  return figures;
+}
+
+/** The run as a person reads it in the terminal. */
+export function printFigures(f: ChaosFigures, log: (line: string) => void = console.log): void {
+  const mark = (ok: boolean) => (ok ? 'ok ' : 'MISSED');
+  log(`\nchaos: ${f.people} people in ${f.wallSeconds} s, 3 instances behind HAProxy, one Redis`);
+  log(
+    `${mark(f.approvedReachedGate === f.approved)} approved people who reached the gated page: ${f.approvedReachedGate} of ${f.approved}`,
+  );
+  log(`${mark(f.falseGrants === 0)} gated 200s for people not approved: ${f.falseGrants}`);
+  const e = f.approvedEvents;
+  log(
+    `${mark(e.exactlyOnce === f.approved)} onStatusChange APPROVED per approved person: exactly once ${e.exactlyOnce}, ` +
+      `duplicated ${e.duplicated}, missed ${e.missed} (by instance: ${JSON.stringify(e.byInstance)})`,
+  );
+  log(
+    `${mark(Object.keys(f.visibleErrors).length === 0)} errors the widget would show: ${JSON.stringify(f.visibleErrors)}`,
+  );
+  log(`    retried quietly by the widget: ${JSON.stringify(f.quietRetries)}`);
+  if (Object.keys(f.gaveUp).length > 0) log(`    gave up: ${JSON.stringify(f.gaveUp)}`);
+  const l = f.approvalToBrowserMs;
+  log(`    approval → browser: p50 ${l.median} ms, p99 ${l.p99} ms, max ${l.max} ms (${l.count} people)`);
+  if (f.rollingRestartResets !== null) {
+    log(
+      `${mark(f.rollingRestartResets === 0)} connection resets seen by people during the rolling restart: ${f.rollingRestartResets}`,
+    );
+  }
+  for (const w of f.faults) {
+    log(`fault: ${w.name} (${Math.round((w.to - w.from) / 100) / 10} s)`);
+    for (const [instance, states] of Object.entries(w.health ?? {}))
+      log(`    kit.health() ${instance}: ${states}`);
+    log(`    balancer: ${JSON.stringify(w.balancer)}`);
+  }
+  log(f.goalsMet ? '\nevery goal met' : '\nsome goals MISSED');
+}

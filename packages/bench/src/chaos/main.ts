@@ -1,0 +1,77 @@
+/*
+ * pnpm chaos: three integrator instances on one Redis behind a real HAProxy, the standalone sandbox,
+ * people verifying while an instance is killed, Redis restarts, webhooks are lost and every
+ * instance is restarted in turn. Bounded in time, 127.0.0.1 only; stops everything it started.
+ * Figures go to packages/bench/results/load-results.json (key "chaos"); --publish also to the
+ * committed packages/bench/load-results.json.
+ */
+import { z } from 'zod';
+import { writeResults } from '../load/report.js';
+import { printFigures } from './figures.js';
+import { runChaos } from './run-chaos.js';
+
+const USAGE = `pnpm chaos [--people 200] [--max-seconds 600] [--publish] [--source]
+
+  --source   run the packages from their TypeScript sources instead of their builds`;
+
+const ArgsSchema = z.strictObject({
+  people: z.coerce.number().int().min(5).max(5000).default(200),
+  maxSeconds: z.coerce.number().int().min(30).max(3600).default(600),
+  publish: z.boolean().default(false),
+  source: z.boolean().default(false),
+});
+
+function parse(argv: string[]) {
+  const raw: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') continue;
+    if (arg === '--publish' || arg === '--source') raw[arg.slice(2)] = true;
+    else if (arg === '--people' || arg === '--max-seconds')
+      raw[arg === '--people' ? 'people' : 'maxSeconds'] = argv[++i];
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  return ArgsSchema.parse(raw);
+}
+
+let args: z.infer<typeof ArgsSchema>;
+try {
+  args = parse(process.argv.slice(2));
+} catch (error) {
+  console.error(`pnpm chaos: ${error instanceof Error ? error.message : error}\n${USAGE}`);
+  process.exit(2);
+}
+
+const deadline = Date.now() + args.maxSeconds * 1000;
+// The hard limit: whatever happens, the run ends (its children exit with this process).
+const hardStop = setTimeout(
+  () => {
+    console.error(`pnpm chaos: hard limit of ${args.maxSeconds} s reached, stopping`);
+    process.exit(1);
+  },
+  (args.maxSeconds + 60) * 1000,
+);
+
+try {
+  const figures = await runChaos({
+    people: args.people,
+    rejectEvery: 5,
+    arrivalEveryMs: 250,
+    reviewDelayMs: 1500,
+    drainMs: 3000,
+    dropWebhooks: 0.2,
+    faults: { kill: true, redisRestart: true, rollingRestart: true },
+    deadline,
+    fromSource: args.source,
+    log: (line) => console.log(line),
+  });
+  printFigures(figures);
+  const written = writeResults('chaos', figures, args.publish);
+  console.log(`\nfigures written to ${written.join(', ')} (key "chaos")`);
+  process.exitCode = figures.goalsMet ? 0 : 1;
+} catch (error) {
+  console.error('pnpm chaos failed:', error);
+  process.exitCode = 1;
+} finally {
+  clearTimeout(hardStop);
+}

@@ -1,0 +1,252 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generateWebhookSecret } from '@verify-kit/client';
+import { createSandboxControl, type SandboxControl } from '@verify-kit/sandbox/control';
+import { freePort, type RedisServer, startRedisServer } from '@verify-kit/testkit';
+import { Agent } from 'undici';
+import { startChild } from '../harness/child.js';
+import type { SandboxCommands } from '../harness/sandbox-process.js';
+import { sleep } from '../stats.js';
+import { type ChaosFigures, figuresOf, type Window } from './figures.js';
+import { type Haproxy, type ServerStats, startHaproxy } from './haproxy.js';
+import { watchHealth } from './health-watch.js';
+import { Instances } from './instances.js';
+import { type Decision, type PersonResult, runPerson } from './person.js';
+
+export interface ChaosOptions {
+  people: number;
+  /** One person in `rejectEvery` has the document rejected (5: 20 %). */
+  rejectEvery: number;
+  /** A new person arrives every this many ms. */
+  arrivalEveryMs: number;
+  /** The sandbox's automatic review time. */
+  reviewDelayMs: number;
+  /** kit.shutdown()'s drain on SIGTERM. */
+  drainMs: number;
+  /** Share of the sandbox's webhook events lost whole (0.2: 20 %). */
+  dropWebhooks: number;
+  faults: { kill: boolean; redisRestart: boolean; rollingRestart: boolean };
+  /** Epoch ms after which people give up and the run ends. */
+  deadline: number;
+  /** The packages from their sources (the Vitest version), not their builds. */
+  fromSource: boolean;
+  log: (line: string) => void;
+}
+
+interface Person {
+  result: PersonResult;
+  /** When the sandbox approved (its identification.approved event), epoch ms. */
+  approvedAt: number | undefined;
+  sandboxStatus: string | undefined;
+}
+
+/** Sums of the balancer's per-server counters between two readings. */
+function statsDelta(before: ServerStats[], after: ServerStats[]) {
+  const sum = (all: ServerStats[], key: 'econ' | 'eresp' | 'wretr' | 'wredis' | 'srvAbrt' | 'hrsp5xx') =>
+    all.reduce((n, s) => n + s[key], 0);
+  const delta = (key: Parameters<typeof sum>[1]) => sum(after, key) - sum(before, key);
+  return {
+    failedConnections: delta('econ'),
+    failedResponses: delta('eresp'),
+    retries: delta('wretr'),
+    redispatches: delta('wredis'),
+    serverAborts: delta('srvAbrt'),
+    answers5xx: delta('hrsp5xx'),
+  };
+}
+
+/** The chaos run: three instances on one Redis behind HAProxy, people verifying, faults injected. */
+export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'verify-kit-chaos-'));
+  const cleanups: Array<() => Promise<unknown> | unknown> = [
+    () => rmSync(dir, { recursive: true, force: true }),
+  ];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => {});
+  };
+  try {
+    // Persistent, as a production Redis is: its restart must not lose sessions and bindings.
+    const dataDir = path.join(dir, 'redis');
+    mkdirSync(dataDir);
+    let redis: RedisServer = await startRedisServer({ dataDir });
+    cleanups.push(() => redis.stop());
+    const [sitePort, statsPort, ...appPorts] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
+    const servers = ['app1', 'app2', 'app3'].map((name, i) => ({ name, port: appPorts[i] ?? 0 }));
+
+    const webhookSecret = generateWebhookSecret();
+    const sandboxChild = startChild<SandboxCommands>(
+      new URL('../harness/sandbox-process.ts', import.meta.url),
+      { fromSource: options.fromSource },
+    );
+    cleanups.push(() => sandboxChild.stop());
+    // The service delivers its webhooks to the site's one address: the balancer.
+    const { url: sandboxUrl, apiKey } = await sandboxChild.call('start', {
+      reviewDelayMs: options.reviewDelayMs,
+      webhookUrl: `http://127.0.0.1:${sitePort}/identity/webhook`,
+      webhookSecret,
+    });
+    const sandbox = createSandboxControl({ url: sandboxUrl, apiKey });
+
+    const instances = new Instances(servers, {
+      config: {
+        upstreamUrl: sandboxUrl,
+        apiKey,
+        webhookSecret,
+        binding: 'redis',
+        redisUrl: redis.url,
+        shared: { sessionSecret: randomBytes(32).toString('hex') },
+      },
+      drainMs: options.drainMs,
+      dir,
+      fromSource: options.fromSource,
+    });
+    cleanups.push(() => instances.stopAll());
+    await instances.startAll();
+    const haproxy = await startHaproxy(
+      { port: sitePort ?? 0, statsPort: statsPort ?? 0, servers },
+      path.join(dir, 'haproxy.cfg'),
+    );
+    cleanups.push(() => haproxy.stop());
+    await haproxy.waitUp();
+    options.log(
+      `site ${haproxy.url} (HAProxy) → ${servers.map((s) => `${s.name} :${s.port}`).join(', ')}; redis ${redis.url}`,
+    );
+
+    if (options.dropWebhooks > 0) await sandbox.dropWebhooks(options.dropWebhooks);
+    const health = watchHealth(servers);
+    cleanups.push(() => health.stop());
+    // People close idle connections to the balancer long before its 10 s: no reuse race of our own.
+    const dispatcher = new Agent({ connections: 512, keepAliveTimeout: 4000, keepAliveMaxTimeout: 4000 });
+    cleanups.push(() => dispatcher.close());
+
+    const started = Date.now();
+    const span = options.people * options.arrivalEveryMs;
+    const windows: Window[] = [];
+    const faults = injectFaults({
+      options,
+      instances,
+      haproxy,
+      windows,
+      at: (share) => sleep(Math.max(0, started + share * span - Date.now())),
+      restartRedis: async () => {
+        const port = redis.port;
+        await redis.stop();
+        redis = await startRedisServer({ port, dataDir });
+      },
+      serversReady: () => waitReady(servers, options.deadline),
+    });
+    const people = await arrive(options, haproxy.url, dispatcher, sandbox);
+    await faults;
+    await health.stop();
+    const events = instances.events();
+    return figuresOf({
+      options,
+      people,
+      events,
+      windows: windows.map((w) => ({ ...w, health: health.during(w.from, w.to) })),
+      wallSeconds: Math.round((Date.now() - started) / 100) / 10,
+    });
+  } finally {
+    await cleanup();
+  }
+}
+
+/** One person every `arrivalEveryMs`, each followed to the end; the sandbox's approval time read at once. */
+async function arrive(options: ChaosOptions, siteUrl: string, dispatcher: Agent, sandbox: SandboxControl) {
+  const people: Promise<Person>[] = [];
+  for (let i = 0; i < options.people; i++) {
+    const decision: Decision = i % options.rejectEvery === options.rejectEvery - 1 ? 'reject' : 'approve';
+    people.push(
+      runPerson({
+        siteUrl,
+        dispatcher,
+        sandbox,
+        decision,
+        thinkMs: 500 + Math.random() * 3000,
+        deadline: options.deadline,
+      }).then(async (result) => ({ result, ...(await decisionOf(sandbox, result.identificationId)) })),
+    );
+    await sleep(options.arrivalEveryMs);
+  }
+  return Promise.all(people);
+}
+
+/** The sandbox's status and the time of its identification.approved event (its delivery log, dropped ones too). */
+async function decisionOf(sandbox: SandboxControl, identificationId: string | undefined) {
+  if (identificationId === undefined) return { approvedAt: undefined, sandboxStatus: undefined };
+  const [status, deliveries] = await Promise.all([
+    sandbox.readStatus(identificationId),
+    sandbox.deliveries({ identificationId }),
+  ]);
+  const approvals = deliveries
+    .filter((d) => d.eventType === 'identification.approved')
+    .map((d) => Date.parse(d.sentAt));
+  return { sandboxStatus: status, approvedAt: approvals.length > 0 ? Math.min(...approvals) : undefined };
+}
+
+/** Until every instance's readiness route answers 200 (after a Redis restart). */
+async function waitReady(servers: { port: number }[], deadline: number): Promise<void> {
+  const ready = async (port: number) => {
+    try {
+      return (await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(2000) })).ok;
+    } catch {
+      return false;
+    }
+  };
+  while (Date.now() < deadline) {
+    if ((await Promise.all(servers.map((s) => ready(s.port)))).every(Boolean)) return;
+    await sleep(100);
+  }
+}
+
+interface FaultContext {
+  options: ChaosOptions;
+  instances: Instances;
+  haproxy: Haproxy;
+  windows: Window[];
+  /** Resolves at this share of the people's arrival span. */
+  at: (share: number) => Promise<void>;
+  restartRedis: () => Promise<void>;
+  serversReady: () => Promise<void>;
+}
+
+/** The faults, while people verify: a crash mid long-poll, a Redis restart, a rolling restart. */
+async function injectFaults(ctx: FaultContext): Promise<void> {
+  const { options, instances, haproxy, windows } = ctx;
+  const window = async (name: string, run: () => Promise<void>) => {
+    const before = await haproxy.stats();
+    const from = Date.now();
+    options.log(`fault: ${name}`);
+    await run();
+    windows.push({ name, from, to: Date.now(), balancer: statsDelta(before, await haproxy.stats()) });
+  };
+  if (options.faults.kill) {
+    await ctx.at(0.25);
+    await window('kill -9 app2 mid long-poll, restarted 2 s later', async () => {
+      await instances.kill('app2');
+      await sleep(2000);
+      await instances.start('app2');
+      await haproxy.waitUp(['app2']);
+    });
+  }
+  if (options.faults.redisRestart) {
+    await ctx.at(0.45);
+    await window('redis-server restarted', async () => {
+      await ctx.restartRedis();
+      await ctx.serversReady();
+      await haproxy.waitUp();
+    });
+  }
+  if (options.faults.rollingRestart) {
+    await ctx.at(0.6);
+    await window('rolling restart (SIGTERM, one by one)', async () => {
+      for (const { name } of instances.servers) {
+        await instances.terminate(name);
+        await instances.start(name);
+        await haproxy.waitUp([name]);
+      }
+    });
+  }
+}

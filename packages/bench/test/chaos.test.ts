@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { haproxyConfig } from '../src/chaos/haproxy.js';
+import { runChaos } from '../src/chaos/run-chaos.js';
+
+/*
+ * `pnpm chaos`, small: 30 people through a real HAProxy to three instances on one real Redis, the
+ * standalone sandbox dropping 20 % of its webhooks, one instance killed (SIGKILL) while long-polls are
+ * open and started again, redis-server restarted. Correctness only (no timing is asserted): every
+ * approved person reaches the gated page, nobody else does, onStatusChange APPROVED fires exactly
+ * once per person across the instances, and the widget has nothing to show. Needs redis-server and
+ * haproxy (.ci/run installs both).
+ */
+describe('chaos, small: three instances behind HAProxy on one Redis', () => {
+  it('every approved person gets through, nobody else, one APPROVED event each, no error shown', async () => {
+    const lines: string[] = [];
+    const figures = await runChaos({
+      people: 30,
+      rejectEvery: 5,
+      arrivalEveryMs: 400,
+      reviewDelayMs: 1000,
+      drainMs: 2000,
+      dropWebhooks: 0.2,
+      faults: { kill: true, redisRestart: true, rollingRestart: false },
+      deadline: Date.now() + 150_000,
+      fromSource: true,
+      log: (line) => lines.push(line),
+    });
+    const summary = JSON.stringify({ ...figures, faults: undefined }, null, 1);
+    expect(figures.approved, summary).toBe(24);
+    expect(figures.approvedReachedGate, summary).toBe(figures.approved);
+    expect(figures.falseGrants, summary).toBe(0);
+    expect(figures.approvedEvents, summary).toMatchObject({ exactlyOnce: 24, duplicated: 0, missed: 0 });
+    expect(figures.visibleErrors, summary).toEqual({});
+    expect(figures.gaveUp, summary).toEqual({});
+    // Both faults happened: the killed instance's readiness route did not answer.
+    expect(figures.faults.map((fault) => fault.name)).toEqual([
+      'kill -9 app2 mid long-poll, restarted 2 s later',
+      'redis-server restarted',
+    ]);
+    expect(figures.faults[0]?.health?.app2).toContain('unreachable');
+  }, 200_000);
+});
+
+it('the sample haproxy.cfg of the express README is the configuration the chaos run writes', () => {
+  const readme = readFileSync(new URL('../../express/README.md', import.meta.url), 'utf8');
+  const sample = haproxyConfig({
+    port: 8080,
+    statsPort: 8404,
+    servers: [
+      { name: 'app1', port: 3001 },
+      { name: 'app2', port: 3002 },
+      { name: 'app3', port: 3003 },
+    ],
+  });
+  expect(readme).toContain(`\`\`\`\n${sample}\`\`\``);
+});
