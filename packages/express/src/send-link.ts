@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EmailSchema, isVerifyKitError, PhoneNumberSchema, type VerifyKitError } from '@verify-kit/client';
 import type { Request } from 'express';
 import {
@@ -86,8 +87,9 @@ export function normalisePhone(value: string): string | undefined {
   return `+${trimmed.replace(/\D/g, '')}`;
 }
 
-/** The key a recipient is counted under: e-mail lower-cased, phone normalised. */
-const recipientKey = ({ channel, to }: SendLinkContact) => `${channel}:${to.toLowerCase()}`;
+/** The key a recipient is counted under (e-mail lower-cased, phone normalised), hashed: no address in Redis. */
+const recipientKey = ({ channel, to }: SendLinkContact) =>
+  createHash('sha256').update(`${channel}:${to.toLowerCase()}`).digest('base64url');
 
 function tooManySends(msBeforeNext: number) {
   const error = kitError(ERROR_CODE.TOO_MANY_SENDS, 'too many links sent: try again after Retry-After');

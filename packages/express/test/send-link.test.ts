@@ -338,5 +338,9 @@ describe('several instances share the counts through Redis', () => {
     }
     expect(statuses).toEqual([201, 201, 201, 429, 429, 429]);
     expect(await client.keys('verify-kit:send:budget*')).toHaveLength(1);
+    // Recipients are counted under a hash: no address is written to Redis.
+    const keys = await client.keys('verify-kit:send:*');
+    expect(keys).toHaveLength(7); // the six recipients and the budget
+    expect(keys.join(' ')).not.toMatch(/@|shared/);
   });
 });
