@@ -21,7 +21,14 @@ export function boundSessionOf(store: BindingStore) {
   };
 }
 
-/** The same person (by e-mail) is the same demo account on every sign-in; the id shows nothing of the address. */
-export function accountIdOf(email: string): string {
-  return `demo-${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)}`;
+/**
+ * The demo account: this browser's random id (browser-id.ts) and the e-mail typed at sign-in. The
+ * same browser and address are the same account on every sign-in; the e-mail alone is nobody's.
+ * The id shows nothing of either.
+ */
+export function accountIdOf(browserId: string, email: string): string {
+  const digest = createHash('sha256')
+    .update(`${browserId}\n${email.trim().toLowerCase()}`)
+    .digest('base64url');
+  return `demo-${digest.slice(0, 22)}`;
 }

@@ -2,6 +2,7 @@ import { type Request, type RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import type { ActivityLog } from './activity-log.js';
 import { accountIdOf } from './bound-session.js';
+import { browserIdOf } from './browser-id.js';
 import { sendError, sendValidationError } from './http-errors.js';
 import { plainIssue } from './plain-issues.js';
 import { DEFAULT_SCENARIO, ScenarioSchema } from './scenario.js';
@@ -62,11 +63,13 @@ export function demoApi(options: DemoApiOptions): Router {
   router.post('/sign-in', async (req, res) => {
     const parsed = SignInSchema.safeParse(req.body ?? {}, { error: plainIssue });
     if (!parsed.success) return sendValidationError(res, parsed.error);
+    // The account is this browser's (browser-id.ts), not the typed e-mail's: see the demo README.
+    const browserId = browserIdOf(req, res);
     // A new session id at sign-in (no fixation); it also drops any earlier binding.
     await regenerate(req);
     const user: DemoUser = { name: parsed.data.name, email: parsed.data.email };
     req.session.user = user;
-    req.session.userId = accountIdOf(user.email);
+    req.session.userId = accountIdOf(browserId, user.email);
     res.json({ user });
   });
 

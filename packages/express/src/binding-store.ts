@@ -1,4 +1,8 @@
+import { ERROR_CODES, VerifyKitError } from '@verify-kit/client';
+import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import type { VerificationBinding } from './binding.js';
+import { bindingExpiresAt, type Retention, resolveRetention, statusRecordExpiresAt } from './retention.js';
 
 /** The last status the kit saw of an identification: what `onStatusChange` compares against. */
 export interface StatusRecord {
@@ -10,6 +14,8 @@ export interface StatusRecord {
   verificationSessionId: string;
   /** ISO 8601 end of the verification session. */
   expiresAt: string;
+  /** The id as the service spelled it at creation (the record's key is its lower-case form). */
+  identificationId?: string;
 }
 
 type MaybePromise<T> = T | Promise<T>;
@@ -20,6 +26,10 @@ type MaybePromise<T> = T | Promise<T>;
  * ids, links and a session code: no personal data, and never a grant (the gate re-reads the status).
  * Implement it over your own database; `createMemoryBindingStore` (one process) and
  * `createRedisBindingStore` (`@verify-kit/express/redis`) ship with the kit.
+ *
+ * Everything stored expires: a binding at `bindingExpiresAt(binding)`, a status record at
+ * `statusRecordExpiresAt(record)` (retention.ts; recomputed on each write), and the store never
+ * answers one past its time. Identification ids arrive as keys (`identificationKey`, lower case).
  */
 export interface BindingStore {
   get(accountId: string): MaybePromise<VerificationBinding | undefined>;
@@ -40,14 +50,48 @@ export interface BindingStore {
   health?(): MaybePromise<boolean>;
 }
 
-/** One process (the default): bindings are lost on restart and not shared between instances. */
-export function createMemoryBindingStore(): BindingStore {
-  const bindings = new Map<string, VerificationBinding>();
-  const statuses = new Map<string, StatusRecord>();
+export interface MemoryBindingStoreOptions {
+  /** How long bindings and status records are kept (retention.ts). Default 365 days approved, 7 days pending. */
+  retention?: Retention;
+  /** Bindings, and status records, kept at most (each): the least recently used go first. Default 100 000. */
+  maxEntries?: number;
+}
+
+/** Bindings and status records one process keeps at most, each (the least recently used go first). */
+const MEMORY_ENTRIES = 100_000;
+
+const MemoryOptionsSchema = z.strictObject({
+  retention: z.unknown().optional(),
+  maxEntries: z.number().int().min(1).max(10_000_000).optional(),
+});
+
+/**
+ * One process (the default): bindings are lost on restart and not shared between instances. Bounded
+ * (`maxEntries`) and expiring (`retention`); an evicted account's binding is verified again.
+ */
+export function createMemoryBindingStore(options: MemoryBindingStoreOptions = {}): BindingStore {
+  const factory = 'createMemoryBindingStore';
+  const parsed = MemoryOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) {
+    throw new VerifyKitError(
+      ERROR_CODES.INVALID_OPTIONS,
+      `${factory}: invalid options: maxEntries must be an integer from 1 to 10000000`,
+    );
+  }
+  const retention = resolveRetention(factory, parsed.data.retention);
+  const maxEntries = parsed.data.maxEntries ?? MEMORY_ENTRIES;
+  const bindings = new LRUCache<string, VerificationBinding>({ max: maxEntries });
+  const statuses = new LRUCache<string, StatusRecord>({ max: maxEntries });
+  // An entry whose time is already up is not kept (lru-cache reads a ttl of 0 as "forever").
+  const keep = <V extends {}>(map: LRUCache<string, V>, key: string, value: V, until: number) => {
+    const ttl = until - Date.now();
+    if (ttl > 0) map.set(key, value, { ttl });
+    else map.delete(key);
+  };
   return {
     get: (accountId) => bindings.get(accountId),
     set(accountId, binding) {
-      bindings.set(accountId, structuredClone(binding));
+      keep(bindings, accountId, structuredClone(binding), bindingExpiresAt(binding, retention));
     },
     delete(accountId) {
       bindings.delete(accountId);
@@ -55,7 +99,7 @@ export function createMemoryBindingStore(): BindingStore {
     getStatus: (identificationId) => statuses.get(identificationId),
     compareAndSetStatus(identificationId, expectedStatus, next) {
       if (statuses.get(identificationId)?.status !== expectedStatus) return false;
-      statuses.set(identificationId, { ...next });
+      keep(statuses, identificationId, { ...next }, statusRecordExpiresAt(next, retention));
       return true;
     },
     deleteStatus(identificationId) {

@@ -3,6 +3,7 @@ import { readSessionBinding, sessionOf, type VerificationBinding } from './bindi
 import { clearProof, issueProof, proves } from './binding-proof.js';
 import type { BindingStore } from './binding-store.js';
 import { ERROR_CODE, kitError } from './errors.js';
+import { identificationKey, sameIdentification } from './identification-key.js';
 import type { Log } from './log.js';
 import { moveSession } from './session-rotation.js';
 import { withTimeout } from './with-timeout.js';
@@ -67,17 +68,32 @@ export class Bindings {
     return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
   }
 
-  /** Binds a new verification: to the account, or to a new session id with a new secret cookie. */
+  /**
+   * Binds a new verification: to the account, or to a new session id with a new secret cookie. The
+   * verification it replaces loses its status record at once: no event tells it to anybody after.
+   */
   async bind(req: Request, res: Response, owner: Owner, binding: VerificationBinding): Promise<void> {
     const { accountId } = owner;
+    let replaced: VerificationBinding | undefined;
     if (accountId !== undefined) {
+      replaced = await this.stored(() => this.store.get(accountId));
       await this.stored(() => this.store.set(accountId, binding));
-      return;
+    } else {
+      replaced = readSessionBinding(req);
+      const proof = issueProof(req, res, sessionOf(req));
+      await moveSession(req, (session) => {
+        session.verifyKit = { ...binding, proof };
+      });
     }
-    const proof = issueProof(req, res, sessionOf(req));
-    await moveSession(req, (session) => {
-      session.verifyKit = { ...binding, proof };
-    });
+    if (replaced !== undefined && !sameIdentification(replaced.identificationId, binding.identificationId)) {
+      await this.dropStatus(replaced.identificationId);
+    }
+  }
+
+  /** The identification's status record goes: it is bound to nobody any more. */
+  async dropStatus(identificationId: string): Promise<void> {
+    const key = identificationKey(identificationId);
+    await this.stored(() => this.store.deleteStatus(key));
   }
 
   /**
@@ -113,10 +129,7 @@ export class Bindings {
       if (session.verifyKit !== undefined) delete session.verifyKit;
       if (res !== undefined && !res.headersSent) clearProof(req, res);
     }
-    if (binding !== undefined) {
-      const { identificationId } = binding;
-      await this.stored(() => this.store.deleteStatus(identificationId));
-    }
+    if (binding !== undefined) await this.dropStatus(binding.identificationId);
     return binding;
   }
 

@@ -17,8 +17,10 @@ import type { Dispatcher, ResolvedOptions, SessionOptions } from './options.js';
 import { phaseOf } from './phase.js';
 import type { Locale, SendLinkOffer, SessionResponseBody, StatusResponseBody } from './protocol.js';
 import { RateLimits } from './rate-limits.js';
+import { QrImages } from './qr-image.js';
 import { SendLink } from './send-link.js';
 import { SessionCreations } from './session-creation.js';
+import { serviceLocale } from './service-locale.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from './status-bus.js';
 import { StatusEvents } from './status-events.js';
 import { StatusReader } from './status-reader.js';
@@ -48,6 +50,7 @@ export class KitCore {
   readonly limits: RateLimits;
   readonly sendLink: SendLink;
   readonly bus: StatusBus;
+  readonly qr = new QrImages();
   readonly #unsubscribe: () => void;
   #closed = false;
   #draining = false;
@@ -166,7 +169,7 @@ export class KitCore {
     request: { locale?: Locale; contact?: { email: string } | { phoneNumber: string } } = {},
   ) {
     const { sessionOptions, workflowId } = this.options;
-    const defaults = { workflowId, locale: request.locale ?? 'en' };
+    const defaults = { workflowId, locale: serviceLocale(request.locale) };
     let extra: SessionOptions = {};
     if (sessionOptions !== undefined) {
       try {
@@ -207,12 +210,12 @@ export class KitCore {
     return parsed.data;
   }
 
-  sessionResponse(
+  async sessionResponse(
     req: Request,
     binding: VerificationBinding,
     view: StatusResponseBody,
     sendLink: readonly SendLinkOffer[] = [],
-  ): SessionResponseBody {
+  ): Promise<SessionResponseBody> {
     const token = createHash('sha256').update(binding.verificationSessionId).digest('base64url').slice(0, 12);
     return {
       sessionCode: binding.sessionCode,
@@ -243,6 +246,8 @@ export class KitCore {
   }
 
   /** Logs what the operator needs (never the key, never a body) and answers with the error. */
+      // The QR rides in the answer: the widget paints it without a second round trip.
+      qrImage: await this.qr.dataUrl(binding.deepLink),
   fail(res: Response, error: unknown, where: string, statusOverride?: number): void {
     this.logFailure(error, where);
     sendError(res, error, statusOverride);

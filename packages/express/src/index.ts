@@ -2,7 +2,7 @@ export type { ErrorCode, VerifyRequest, VerifyResponse } from '@verify-kit/clien
 export { isVerifyKitError, VerifyKitError } from '@verify-kit/client';
 export type { AuditEvent, AuditHandler } from './audit.js';
 export type { VerificationBinding } from './binding.js';
-export type { BindingStore, StatusRecord } from './binding-store.js';
+export type { BindingStore, MemoryBindingStoreOptions, StatusRecord } from './binding-store.js';
 export { createMemoryBindingStore } from './binding-store.js';
 export { ERROR_CODE } from './errors.js';
 export type { NotApprovedBody, RequireApprovedOptions } from './gate.js';
@@ -31,9 +31,11 @@ export type {
 } from './protocol.js';
 export { PHASE } from './protocol.js';
 export type { ReplayStore } from './replay-store.js';
+export type { Retention } from './retention.js';
+export { bindingExpiresAt, statusRecordExpiresAt } from './retention.js';
 export { sameOriginJson } from './same-origin-json.js';
+export type { BeforeSend, ContactOf, SendLinkContact, VouchedContacts } from './send-link.js';
 export type { ShutdownOptions } from './shutdown.js';
 export type { StatusBus, StatusHint, StatusListener } from './status-bus.js';
-export type { BeforeSend, ContactOf, SendLinkContact, VouchedContacts } from './send-link.js';
 export { createMemoryStatusBus } from './status-bus.js';
 export type { StatusChangeEvent, StatusChangeHandler } from './status-events.js';

@@ -7,10 +7,13 @@ import {
   shutDown,
   withTimeout,
 } from './redis-client.js';
+import { bindingExpiresAt, type Retention, resolveRetention, statusRecordExpiresAt } from './retention.js';
 
 export interface RedisBindingStoreOptions extends RedisConnectionOptions {
   /** Key prefix. Default `verify-kit:`: bindings under `<prefix>account:<id>`, statuses under `<prefix>status:<id>`. */
   prefix?: string;
+  /** How long bindings and status records are kept (every key expires). Default 365 days approved, 7 days pending. */
+  retention?: Retention;
 }
 
 export interface RedisBindingStore extends BindingStore {
@@ -25,6 +28,7 @@ const COMPARE_AND_SET = `
 local current = redis.call('HGET', KEYS[1], 'status')
 if (current == false and ARGV[1] == '') or current == ARGV[1] then
   redis.call('HSET', KEYS[1], 'status', ARGV[2], 'record', ARGV[3])
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
   return 1
 end
 return 0`;
@@ -51,6 +55,7 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
   if (typeof prefix !== 'string' || prefix.length > 256) {
     throw invalidOptions(factory, 'prefix must be a string of at most 256 characters');
   }
+  const retention = resolveRetention(factory, options?.retention);
   const connection = openConnection(factory, options);
   const { client } = connection;
   const command = async (args: string[]): Promise<unknown> => {
@@ -74,7 +79,8 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
       }
     },
     async set(accountId, binding) {
-      await command(['SET', accountKey(accountId), JSON.stringify(binding)]);
+      const until = String(bindingExpiresAt(binding, retention));
+      await command(['SET', accountKey(accountId), JSON.stringify(binding), 'PXAT', until]);
     },
     async delete(accountId) {
       await command(['DEL', accountKey(accountId)]);
@@ -83,7 +89,8 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
       return parseRecord(await command(['HGET', statusKey(identificationId), 'record']));
     },
     async compareAndSetStatus(identificationId, expectedStatus, next) {
-      const args = [expectedStatus ?? '', next.status, JSON.stringify(next)];
+      const until = String(statusRecordExpiresAt(next, retention));
+      const args = [expectedStatus ?? '', next.status, JSON.stringify(next), until];
       const reply = await command(['EVAL', COMPARE_AND_SET, '1', statusKey(identificationId), ...args]);
       return reply === 1;
     },

@@ -14,6 +14,11 @@ import type { StatusBus, StatusHint, StatusListener } from './status-bus.js';
 export interface RedisStatusBusOptions extends RedisConnectionOptions {
   /** The pub/sub channel every instance shares. Default `verify-kit:status`. */
   channel?: string;
+  /**
+   * Key prefix of the shared webhook-ids (`replayStore`). Default `verify-kit:webhook-id:`, apart
+   * from the binding store's `verify-kit:status:` records. Several deployments on one Redis: one each.
+   */
+  replayPrefix?: string;
 }
 
 export interface RedisStatusBus extends StatusBus {
@@ -23,7 +28,7 @@ export interface RedisStatusBus extends StatusBus {
    * not reach this instance, whose long-polls still re-read every pollIntervalMs.
    */
   ready(): Promise<void>;
-  /** Shared memory of webhook-ids on the same connection (prefix `<channel>:webhook-id:`), for createVerifyKit({ replayStore }). */
+  /** Shared memory of webhook-ids on the same connection (prefix `replayPrefix`), for createVerifyKit({ replayStore }). */
   readonly replayStore: ReplayStore;
   /** For kit.health(): both connections are up (node-redis reconnects and re-subscribes by itself). */
   health(): boolean;
@@ -118,7 +123,10 @@ export function createRedisStatusBus(options: RedisStatusBusOptions): RedisStatu
     if (message.origin !== origin && !closed) deliver(message.identificationId, message.hint);
   });
 
-  const replayStore = createRedisReplayStore({ client }, `${channel}:webhook-id:`);
+  const replayStore = createRedisReplayStore({
+    client,
+    ...(options?.replayPrefix === undefined ? {} : { prefix: options.replayPrefix }),
+  });
 
   let closing: Promise<void> | undefined;
   return {

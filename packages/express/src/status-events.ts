@@ -2,6 +2,7 @@ import type { Identification } from '@verify-kit/client';
 import type { VerificationBinding } from './binding.js';
 import type { StatusRecord } from './binding-store.js';
 import type { Bindings, Owner } from './bindings.js';
+import { identificationKey } from './identification-key.js';
 import type { Log } from './log.js';
 import { BoundedMap } from './lru.js';
 import type { Phase } from './protocol.js';
@@ -53,23 +54,33 @@ export class StatusEvents {
       observedAt: at,
       verificationSessionId: binding.verificationSessionId,
       expiresAt: binding.expiresAt,
+      identificationId: binding.identificationId,
       ...(owner.accountId === undefined ? {} : { accountId: owner.accountId }),
     };
     const { store } = this.bindings;
-    await this.bindings.stored(() => store.compareAndSetStatus(binding.identificationId, undefined, record));
-    this.#known.set(binding.identificationId, status);
+    const key = identificationKey(binding.identificationId);
+    await this.bindings.stored(() => store.compareAndSetStatus(key, undefined, record));
+    this.#known.set(key, status);
   }
 
-  /** true when the store tracks this identification (a webhook for it is worth one read). */
-  async tracks(identificationId: string): Promise<boolean> {
-    if (!this.enabled) return false;
+  /**
+   * The id to read when the store tracks this identification (a webhook for it is worth one read):
+   * as the service spelled it at creation, whatever case the webhook used. undefined: not tracked.
+   */
+  async tracked(identificationId: string): Promise<string | undefined> {
+    if (!this.enabled) return undefined;
     const { store } = this.bindings;
-    return (await this.bindings.stored(() => store.getStatus(identificationId))) !== undefined;
+    const key = identificationKey(identificationId);
+    const record = await this.bindings.stored(() => store.getStatus(key));
+    if (record === undefined) return undefined;
+    const spelled = record.identificationId;
+    return typeof spelled === 'string' && identificationKey(spelled) === key ? spelled : identificationId;
   }
 
   /** Called by the reader after each upstream read; never throws, never delays the read's callers. */
   observe(identificationId: string, identification: Identification, readStartedAt: number): void {
-    if (!this.enabled || this.#known.get(identificationId) === identification.status) return;
+    if (!this.enabled || this.#known.get(identificationKey(identificationId)) === identification.status)
+      return;
     this.#compareAndTell(identificationId, identification, readStartedAt).catch((error: unknown) => {
       this.log.warn('onStatusChange: the change could not be recorded; the next read tries again', {
         identificationId,
@@ -80,17 +91,19 @@ export class StatusEvents {
 
   async #compareAndTell(id: string, identification: Identification, readStartedAt: number): Promise<void> {
     const { store } = this.bindings;
-    const record = await this.bindings.stored(() => store.getStatus(id));
+    const key = identificationKey(id);
+    const record = await this.bindings.stored(() => store.getStatus(key));
     if (record === undefined) return;
     const { status } = identification;
     // A read older than the one recorded (a slow instance) never rolls the status back.
     if (record.status === status || record.observedAt > readStartedAt) {
-      if (record.status === status) this.#known.set(id, status);
+      if (record.status === status) this.#known.set(key, status);
       return;
     }
     const next: StatusRecord = { ...record, status, observedAt: readStartedAt };
-    if (!(await this.bindings.stored(() => store.compareAndSetStatus(id, record.status, next)))) return;
-    this.#known.set(id, status);
+    if (!(await this.bindings.stored(() => store.compareAndSetStatus(key, record.status, next)))) return;
+    this.#known.set(key, status);
+    if (!(await this.#stillBound(key, record))) return;
     const event: StatusChangeEvent = {
       ...(record.accountId === undefined ? {} : { accountId: record.accountId }),
       identificationId: id,
@@ -105,6 +118,24 @@ export class StatusEvents {
     } catch (error) {
       this.log.error('onStatusChange threw', { identificationId: id, status, error: errorName(error) });
     }
+  }
+
+  /**
+   * An account's record tells only while the account is still bound to this identification: one
+   * replaced (a restart) or forgotten, by this version's bind() or an older instance's, loses its
+   * record here and tells nothing.
+   */
+  async #stillBound(key: string, record: StatusRecord): Promise<boolean> {
+    const { accountId } = record;
+    if (accountId === undefined) return true;
+    const { store } = this.bindings;
+    const bound = await this.bindings.stored(() => store.get(accountId));
+    if (bound !== undefined && identificationKey(bound.identificationId) === key) return true;
+    await this.bindings.stored(() => store.deleteStatus(key));
+    this.log.debug('onStatusChange: an identification no longer bound to its account tells nothing', {
+      identificationId: key,
+    });
+    return false;
   }
 }
 

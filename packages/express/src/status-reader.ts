@@ -5,6 +5,7 @@ import {
   type VerifyClient,
   VerifyKitError,
 } from '@verify-kit/client';
+import { identificationKey, sameIdentification } from './identification-key.js';
 import { BoundedMap } from './lru.js';
 
 export interface ReadOptions {
@@ -46,26 +47,25 @@ export class StatusReader {
   }
 
   read(identificationId: string, { maxAgeMs = 0 }: ReadOptions = {}): Promise<Identification> {
+    const key = identificationKey(identificationId);
     // Under pressure (a flood of gated requests for one person) a read under a second old is as
     // good; a webhook's invalidate() removes it, so a change is never hidden behind it.
-    const allowedAge = this.#underPressure(identificationId)
-      ? Math.max(maxAgeMs, PRESSURE_WINDOW_MS)
-      : maxAgeMs;
+    const allowedAge = this.#underPressure(key) ? Math.max(maxAgeMs, PRESSURE_WINDOW_MS) : maxAgeMs;
     if (allowedAge > 0) {
-      const latest = this.#latest.get(identificationId);
+      const latest = this.#latest.get(key);
       if (latest !== undefined && this.now() - latest.readAt < allowedAge)
         return Promise.resolve(latest.identification);
     }
-    const pending = this.#inFlight.get(identificationId);
+    const pending = this.#inFlight.get(key);
     if (pending !== undefined) return pending.promise;
 
     // Registered synchronously, so every caller of this tick joins the same upstream call.
     const entry = {} as InFlight;
     const startedAt = this.now();
-    this.#count(identificationId);
+    this.#count(key);
     const settle = () => {
-      if (this.#inFlight.get(identificationId) === entry) {
-        this.#inFlight.delete(identificationId);
+      if (this.#inFlight.get(key) === entry) {
+        this.#inFlight.delete(key);
         return true;
       }
       return false;
@@ -74,7 +74,7 @@ export class StatusReader {
       .then(() => this.client.getIdentification(identificationId))
       .then(
         (identification) => {
-          if (identification.id.toLowerCase() !== identificationId.toLowerCase()) {
+          if (!sameIdentification(identification.id, identificationId)) {
             settle();
             throw new VerifyKitError(
               ERROR_CODES.UPSTREAM_BAD_RESPONSE,
@@ -82,7 +82,7 @@ export class StatusReader {
             );
           }
           // Only a read nobody invalidated meanwhile may be reused later.
-          if (settle()) this.#latest.set(identificationId, { identification, readAt: this.now() });
+          if (settle()) this.#latest.set(key, { identification, readAt: this.now() });
           try {
             this.hooks.onRead?.(identificationId, identification, startedAt);
           } catch {
@@ -92,7 +92,7 @@ export class StatusReader {
         },
         (error: unknown) => {
           // The latest answer is a failure: nothing older may stand in for it (fail closed).
-          if (settle()) this.#latest.delete(identificationId);
+          if (settle()) this.#latest.delete(key);
           throw isVerifyKitError(error)
             ? error
             : new VerifyKitError(ERROR_CODES.UPSTREAM_UNAVAILABLE, 'reading the identification failed', {
@@ -100,7 +100,7 @@ export class StatusReader {
               });
         },
       );
-    this.#inFlight.set(identificationId, entry);
+    this.#inFlight.set(key, entry);
     return entry.promise;
   }
 
@@ -116,8 +116,9 @@ export class StatusReader {
 
   /** A webhook said this identification changed: forget what we know and what is in flight. */
   invalidate(identificationId: string): void {
-    this.#latest.delete(identificationId);
-    this.#inFlight.delete(identificationId);
+    const key = identificationKey(identificationId);
+    this.#latest.delete(key);
+    this.#inFlight.delete(key);
   }
 
   clear(): void {

@@ -1,4 +1,5 @@
 import type { Identification } from '@verify-kit/client';
+import { identificationKey } from './identification-key.js';
 import type { StatusReader } from './status-reader.js';
 
 export interface Watcher {
@@ -8,6 +9,8 @@ export interface Watcher {
 }
 
 interface Watch {
+  /** As the first watcher's binding spells it: what the re-reads ask the service for. */
+  identificationId: string;
   watchers: Set<Watcher>;
   timer: NodeJS.Timeout | undefined;
   reading: boolean;
@@ -30,10 +33,10 @@ export class StatusWatch {
 
   /** Returns the function that stops watching (idempotent). */
   add(identificationId: string, watcher: Watcher): () => void {
-    let watch = this.#watches.get(identificationId);
+    let watch = this.#watches.get(identificationKey(identificationId));
     if (watch === undefined) {
-      watch = { watchers: new Set(), timer: undefined, reading: false, dirty: false };
-      this.#watches.set(identificationId, watch);
+      watch = { identificationId, watchers: new Set(), timer: undefined, reading: false, dirty: false };
+      this.#watches.set(identificationKey(identificationId), watch);
       this.#schedule(identificationId, watch);
     }
     watch.watchers.add(watcher);
@@ -46,14 +49,14 @@ export class StatusWatch {
 
   /** A verified webhook for this identification: re-read now if anybody waits. */
   poke(identificationId: string): void {
-    const watch = this.#watches.get(identificationId);
+    const watch = this.#watches.get(identificationKey(identificationId));
     if (watch === undefined) return;
     if (watch.reading) {
       watch.dirty = true;
       return;
     }
     clearTimeout(watch.timer);
-    this.#read(identificationId, watch);
+    this.#read(watch.identificationId, watch);
   }
 
   get size(): number {
@@ -67,7 +70,8 @@ export class StatusWatch {
   #drop(identificationId: string, watch: Watch): void {
     clearTimeout(watch.timer);
     watch.timer = undefined;
-    if (this.#watches.get(identificationId) === watch) this.#watches.delete(identificationId);
+    const key = identificationKey(identificationId);
+    if (this.#watches.get(key) === watch) this.#watches.delete(key);
   }
 
   #schedule(identificationId: string, watch: Watch): void {
@@ -88,7 +92,7 @@ export class StatusWatch {
           // One watcher's failure must not starve the others.
         }
       }
-      if (this.#watches.get(identificationId) !== watch) return;
+      if (this.#watches.get(identificationKey(identificationId)) !== watch) return;
       if (watch.dirty) this.#read(identificationId, watch);
       else this.#schedule(identificationId, watch);
     };

@@ -1,4 +1,5 @@
 import type { Identification } from '@verify-kit/client';
+import { identificationKey } from './identification-key.js';
 import { BoundedMap } from './lru.js';
 
 /** Webhook event types that prove the person submitted a document. */
@@ -28,22 +29,22 @@ export class SubmissionHints {
   }
 
   note(identificationId: string): void {
-    this.#submitted.set(identificationId, true);
+    this.#submitted.set(identificationKey(identificationId), true);
   }
 
   noteSessionEnded(identificationId: string): void {
-    this.#ended.set(identificationId, true);
+    this.#ended.set(identificationKey(identificationId), true);
   }
 
   sessionEnded(identificationId: string): boolean {
-    return this.#ended.has(identificationId);
+    return this.#ended.has(identificationKey(identificationId));
   }
 
   /** The upstream's field when it sends one, else what webhooks told us. */
   documentSubmitted(identification: Identification, identificationId: string): boolean {
     const field = (identification as { documentSubmitted?: unknown }).documentSubmitted;
     if (typeof field === 'boolean') return field;
-    return this.#submitted.has(identificationId);
+    return this.#submitted.has(identificationKey(identificationId));
   }
 
   clear(): void {

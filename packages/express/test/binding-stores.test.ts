@@ -2,12 +2,15 @@
 // (a real redis-server) and the README's SQL adapter (run on SQLite through sql.js).
 import { readFileSync } from 'node:fs';
 import { type RedisServer, startRedisServer } from '@verify-kit/testkit';
+import { createClient } from 'redis';
 import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BindingStore,
+  bindingExpiresAt,
   createMemoryBindingStore,
   type StatusRecord,
+  statusRecordExpiresAt,
   type VerificationBinding,
 } from '../src/index.js';
 import { createRedisBindingStore, type RedisBindingStore } from '../src/redis.js';
@@ -19,11 +22,12 @@ const binding: VerificationBinding = {
   deepLink: 'idv://app-url/https://idv.example/verification-session/vs-1',
   sessionCode: 'ABCD2345',
   sessionPageLink: 'https://idv.example/public/verification-sessions/vs-1',
-  expiresAt: '2026-11-23T12:00:00.000Z',
+  expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
 };
+const DAY_MS = 86_400_000;
 const record = (status: string, observedAt: number): StatusRecord => ({
   status,
-  observedAt,
+  observedAt: Date.now() + observedAt,
   accountId: 'ada',
   verificationSessionId: 'vs-1',
   expiresAt: binding.expiresAt,
@@ -32,7 +36,9 @@ const record = (status: string, observedAt: number): StatusRecord => ({
 async function sqliteStore(): Promise<BindingStore> {
   const SQL = await initSqlJs();
   const db = new SQL.Database();
-  db.run('CREATE TABLE verify_kit (key TEXT PRIMARY KEY, value TEXT NOT NULL, status TEXT)');
+  db.run(
+    'CREATE TABLE verify_kit (key TEXT PRIMARY KEY, value TEXT NOT NULL, status TEXT, expires_at BIGINT NOT NULL)',
+  );
   return createSqlBindingStore({
     async get(sql, params) {
       const statement = db.prepare(sql);
@@ -100,6 +106,75 @@ describe.each(stores)('BindingStore contract: %s', (_name, make) => {
     expect(await store.compareAndSetStatus('id-1', 'IN_MANUAL_REVIEW', record('REJECTED', 5))).toBe(false);
     await store.deleteStatus('id-1');
     expect(await store.getStatus('id-1')).toBeUndefined();
+  });
+
+  it('everything it stores expires: nothing past its retention is answered, and it counts as absent', async () => {
+    const store = await make();
+    const yearAgo = Date.now() - 366 * DAY_MS;
+    await store.set('old', { ...binding, expiresAt: new Date(yearAgo).toISOString() });
+    expect(await store.get('old')).toBeUndefined();
+    // A pending record is kept 7 days after its session's end; one past that is gone.
+    const stale = { ...record('IN_MANUAL_REVIEW', -8 * DAY_MS), expiresAt: new Date(yearAgo).toISOString() };
+    await store.compareAndSetStatus('id-old', undefined, stale);
+    expect(await store.getStatus('id-old')).toBeUndefined();
+    expect(await store.compareAndSetStatus('id-old', undefined, record('IN_AUTOMATIC_REVIEW', 0))).toBe(true);
+  });
+});
+
+describe('what the stores keep, and for how long', () => {
+  it('the retention: a binding its session’s end + 365 days, a record + 7 days pending or + 365 days approved', () => {
+    const end = Date.parse(binding.expiresAt);
+    expect(bindingExpiresAt(binding)).toBe(end + 365 * DAY_MS);
+    expect(statusRecordExpiresAt(record('IN_MANUAL_REVIEW', 0))).toBe(end + 7 * DAY_MS);
+    expect(statusRecordExpiresAt(record('APPROVED', 0))).toBe(end + 365 * DAY_MS);
+    // A change after the session's end counts from the change.
+    const late = record('REJECTED', 40 * DAY_MS);
+    expect(statusRecordExpiresAt(late)).toBe(late.observedAt + 7 * DAY_MS);
+    expect(statusRecordExpiresAt(late, { approvedMs: DAY_MS, pendingMs: DAY_MS })).toBe(
+      late.observedAt + DAY_MS,
+    );
+  });
+
+  it('Redis: every key has a time to live, under its own prefix', async () => {
+    const prefix = `ttl${Math.random()}:`;
+    const store = createRedisBindingStore({ url: redis.url, prefix, retention: { pendingMs: 2 * DAY_MS } });
+    closers.push(() => store.close());
+    await store.set('ada', binding);
+    await store.compareAndSetStatus('id-1', undefined, record('IN_AUTOMATIC_REVIEW', 0));
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const account = await client.pExpireTime(`${prefix}account:ada`);
+      const status = await client.pExpireTime(`${prefix}status:id-1`);
+      expect(account).toBe(bindingExpiresAt(binding));
+      expect(status).toBe(Date.parse(binding.expiresAt) + 2 * DAY_MS);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the memory store is bounded: beyond maxEntries the least recently used goes first', async () => {
+    const store = createMemoryBindingStore({ maxEntries: 2 });
+    await store.set('a', binding);
+    await store.set('b', binding);
+    await store.get('a');
+    await store.set('c', binding);
+    expect([await store.get('a'), await store.get('b'), await store.get('c')].map(Boolean)).toEqual([
+      true,
+      false,
+      true,
+    ]);
+  });
+
+  it('a retention out of bounds is refused when the store is created', () => {
+    for (const retention of [{ approvedMs: 5 }, { pendingMs: -1 }, { keepForever: true }]) {
+      expect(() => createMemoryBindingStore({ retention } as never)).toThrow(
+        /INVALID_OPTIONS|invalid options/,
+      );
+      expect(() => createRedisBindingStore({ url: redis.url, retention } as never)).toThrow(
+        /invalid options/,
+      );
+    }
   });
 });
 

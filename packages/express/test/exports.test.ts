@@ -29,11 +29,13 @@ describe('public exports', () => {
         "ERROR_CODE",
         "PHASE",
         "VerifyKitError",
+        "bindingExpiresAt",
         "createMemoryBindingStore",
         "createMemoryStatusBus",
         "createVerifyKit",
         "isVerifyKitError",
         "sameOriginJson",
+        "statusRecordExpiresAt",
       ]
     `);
   });

@@ -1,3 +1,4 @@
+import { readQrImage } from '@verify-kit/testkit/chromium';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import type { SessionResponseBody, StatusResponseBody } from '../src/index.js';
@@ -30,6 +31,7 @@ describe('POST /session: starting a verification', () => {
         'expiresAt',
         'phase',
         'qrCodeUrl',
+        'qrImage',
         'sendLink',
         'sessionCode',
         'sessionPageLink',
@@ -70,6 +72,27 @@ describe('POST /session: starting a verification', () => {
     expect(restarted.json.qrCodeUrl).not.toBe(first.json.qrCodeUrl);
     const status = await browser.get<StatusResponseBody>('/identity/status');
     expect(status.json.expiresAt).toBe(restarted.json.expiresAt);
+  });
+});
+
+describe('the QR code in the session answer', () => {
+  it('carries the QR as a data: URL that a camera reads as the deep link, fresh and resumed alike', async () => {
+    const browser = context.app.browser();
+    const created = await browser.post<SessionResponseBody>('/identity/session');
+    const { qrImage, deepLink } = created.json;
+    expect(qrImage.startsWith('data:image/svg+xml,%3Csvg ')).toBe(true);
+    // The same picture as GET /qr.svg, escaped for a URL only where needed (no base64).
+    const svg = (await browser.get(created.json.qrCodeUrl)).text;
+    expect(decodeURIComponent(qrImage.slice('data:image/svg+xml,'.length))).toBe(
+      svg.trim().replace(/"/g, "'"),
+    );
+    expect(await readQrImage(qrImage)).toBe(deepLink);
+    // The answer that resumes the live session after a reload paints without a request too.
+    const resumed = await browser.post<SessionResponseBody>('/identity/session');
+    expect(resumed.json.sessionCode).toBe(created.json.sessionCode);
+    expect(resumed.json.qrImage).toBe(qrImage);
+    const restarted = await browser.post<SessionResponseBody>('/identity/session', { restart: true });
+    expect(await readQrImage(restarted.json.qrImage)).toBe(restarted.json.deepLink);
   });
 });
 

@@ -42,6 +42,21 @@ describe('the creation body', () => {
     expect(upstream.created.at(-1)).toEqual({ workflowId: 'default', locale: 'en', sendOTP: false });
   });
 
+  it("asks the service for the widget's language when it speaks it, else for English (de, ar)", async () => {
+    const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY });
+    try {
+      const asked: string[] = [];
+      for (const locale of ['tr', 'de', 'ar', 'en']) {
+        const res = await app.browser().post('/identity/session', { locale });
+        expect(res.status).toBe(201);
+        asked.push((upstream.created.at(-1) as { locale: string }).locale);
+      }
+      expect(asked).toEqual(['tr', 'en', 'en', 'en']);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('takes the rest from sessionOptions(req), sync or async', async () => {
     const res = await createWith(async (req) => ({
       email: (req.session as unknown as { user: string }).user,

@@ -1,8 +1,11 @@
 import type { ErrorCode } from './error-codes.js';
 import type { Phase } from './phases.js';
 
-/** The languages of the widget, the kit and the service's app. */
-export const LOCALES = ['en', 'tr'] as const;
+/**
+ * The languages of the widget and the kit. The service's app speaks `en` and `tr` only (its spec):
+ * the kit asks it for English for the others.
+ */
+export const LOCALES = ['en', 'tr', 'de', 'ar'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** Where the kit may send the session's link instead of showing it (the service notifies the contact). */
@@ -36,8 +39,13 @@ export interface SessionResponseBody {
   sessionCode: string;
   /** Opens the service's app on this device; its scheme is checked by the kit (never javascript:). */
   deepLink: string;
-  /** The kit's own `/qr.svg` under the mount, never the service's. */
+  /** The kit's own `/qr.svg` under the mount, never the service's: for pages that link the image. */
   qrCodeUrl: string;
+  /**
+   * The same QR as a `data:image/svg+xml,` URL, so the page paints it with no further request (an
+   * `<img>` never runs an SVG's script; the page's CSP needs `img-src data:`).
+   */
+  qrImage: string;
   /** The service's web page for the session: the way on for a person without the app. */
   sessionPageLink: string;
   /** ISO 8601. */

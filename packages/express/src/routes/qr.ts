@@ -1,25 +1,21 @@
 import type { RequestHandler } from 'express';
-import QRCode from 'qrcode';
 import type { KitCore } from '../core.js';
-import { BoundedMap } from '../lru.js';
 import { noVerification } from './status.js';
 
 const MAX_AGE_CAP_SECONDS = 3600;
 
-/** GET /qr.svg: the bound deep link as an SVG QR code, rendered here (no upstream call, no key). */
+/**
+ * GET /qr.svg: the bound deep link as an SVG QR code, rendered here (no upstream call, no key). The
+ * session answer carries the same image; this stays for pages that link it.
+ */
 export function qrRoute(core: KitCore): RequestHandler {
-  const cache = new BoundedMap<string, string>(1000, 3600_000, () => core.now());
   return (req, res) => {
     const run = async () => {
       core.assertOpen();
       const owner = await core.bindings.ownerOf(req);
       const binding = await core.bindings.find(req, owner);
       if (binding === undefined) throw noVerification();
-      let svg = cache.get(binding.verificationSessionId);
-      if (svg === undefined) {
-        svg = await QRCode.toString(binding.deepLink, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-        cache.set(binding.verificationSessionId, svg);
-      }
+      const svg = await core.qr.svg(binding.deepLink);
       const secondsLeft = Math.floor((Date.parse(binding.expiresAt) - core.now()) / 1000);
       const maxAge = Math.max(0, Math.min(MAX_AGE_CAP_SECONDS, secondsLeft));
       res

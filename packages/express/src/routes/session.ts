@@ -36,7 +36,7 @@ async function parseRequest(core: KitCore, req: Request, res: Response): Promise
   if (!parsed.success) {
     throw kitError(
       ERROR_CODE.INVALID_BODY,
-      'the body must be {} or { "restart"?: true, "locale"?: "en" | "tr", "sendTo"?: { "channel": "email" | "sms" } }',
+      'the body must be {} or { "restart"?: true, "locale"?: "en" | "tr" | "de" | "ar", "sendTo"?: { "channel": "email" | "sms" } }',
       parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
     );
   }
@@ -116,7 +116,7 @@ async function handle(core: KitCore, req: Request, res: Response): Promise<void>
     res
       .status(201)
       .set('Cache-Control', 'no-store')
-      .json(core.sessionResponse(req, found.binding, found.view, offers));
+      .json(await core.sessionResponse(req, found.binding, found.view, offers));
     return;
   }
   const key = owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${sessionKey(req)}`;
@@ -128,7 +128,7 @@ async function handle(core: KitCore, req: Request, res: Response): Promise<void>
     sent = contact !== undefined;
     return create(core, req, res, owner, request, contact);
   });
-  const answer = core.sessionResponse(req, binding, core.createdView(binding), offers);
+  const answer = await core.sessionResponse(req, binding, core.createdView(binding), offers);
   if (sent && contact !== undefined) answer.sentTo = maskContact(contact);
   res.status(201).set('Cache-Control', 'no-store').json(answer);
 }

@@ -119,9 +119,10 @@ async function announce(core: KitCore, identificationId: string, type: string): 
     core.applyHint(identificationId, hint);
   }
   // No browser may be open: one read here lets onStatusChange see the change.
-  if (await core.events.tracks(identificationId)) {
-    core.reader.invalidate(identificationId);
-    await core.reader.read(identificationId);
+  const tracked = await core.events.tracked(identificationId);
+  if (tracked !== undefined) {
+    core.reader.invalidate(tracked);
+    await core.reader.read(tracked);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { BindingStore } from '@verify-kit/express';
+import { type BindingStore, bindingExpiresAt, statusRecordExpiresAt } from '@verify-kit/express';
 
 /** Your database: `get` answers the row or undefined, `run` how many rows it changed. */
 export interface Sql {
@@ -6,33 +6,47 @@ export interface Sql {
   run(sql: string, params: unknown[]): Promise<number>;
 }
 
-// CREATE TABLE verify_kit (key TEXT PRIMARY KEY, value TEXT NOT NULL, status TEXT);
+// CREATE TABLE verify_kit (key TEXT PRIMARY KEY, value TEXT NOT NULL, status TEXT, expires_at BIGINT NOT NULL);
+// Every row expires: a row past expires_at is never answered; a job deletes them now and then:
+// DELETE FROM verify_kit WHERE expires_at <= <now in epoch ms>
 export function createSqlBindingStore(db: Sql): BindingStore {
   const read = async (key: string) => {
-    const row = await db.get('SELECT value FROM verify_kit WHERE key = ?', [key]);
+    const row = await db.get('SELECT value FROM verify_kit WHERE key = ? AND expires_at > ?', [
+      key,
+      Date.now(),
+    ]);
     return row === undefined ? undefined : JSON.parse(row.value);
   };
   const upsert =
-    'INSERT INTO verify_kit (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value';
+    'INSERT INTO verify_kit (key, value, expires_at) VALUES (?, ?, ?) ' +
+    'ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at';
   const remove = async (key: string) => void (await db.run('DELETE FROM verify_kit WHERE key = ?', [key]));
   return {
     get: (accountId) => read(`account:${accountId}`),
     set: async (accountId, binding) =>
-      void (await db.run(upsert, [`account:${accountId}`, JSON.stringify(binding)])),
+      void (await db.run(upsert, [
+        `account:${accountId}`,
+        JSON.stringify(binding),
+        bindingExpiresAt(binding),
+      ])),
     delete: (accountId) => remove(`account:${accountId}`),
     getStatus: (identificationId) => read(`status:${identificationId}`),
     async compareAndSetStatus(identificationId, expected, next) {
-      const params = [JSON.stringify(next), next.status, `status:${identificationId}`];
+      const row = [JSON.stringify(next), next.status, statusRecordExpiresAt(next)];
+      const key = `status:${identificationId}`;
+      // An expired row counts as no row.
       const changed =
         expected === undefined
           ? await db.run(
-              'INSERT INTO verify_kit (value, status, key) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
-              params,
+              'INSERT INTO verify_kit (value, status, expires_at, key) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO UPDATE ' +
+                'SET value = excluded.value, status = excluded.status, expires_at = excluded.expires_at ' +
+                'WHERE verify_kit.expires_at <= ?',
+              [...row, key, Date.now()],
             )
-          : await db.run('UPDATE verify_kit SET value = ?, status = ? WHERE key = ? AND status = ?', [
-              ...params,
-              expected,
-            ]);
+          : await db.run(
+              'UPDATE verify_kit SET value = ?, status = ?, expires_at = ? WHERE key = ? AND status = ? AND expires_at > ?',
+              [...row, key, expected, Date.now()],
+            );
       return changed === 1;
     },
     deleteStatus: (identificationId) => remove(`status:${identificationId}`),
