@@ -13,7 +13,9 @@ import { submitDocument } from './support/phone.js';
 // The widget README's plain-HTML quick start in real Chromium: its page, its verify-page.js and its
 // strings snippet, served under a strict CSP next to a real kit and the sandbox.
 const file = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'";
+// The README's CSP: `img-src data:` for the QR, which rides in the session answer as a data: URL.
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:";
 
 let sandbox: Sandbox;
 let kit: VerifyKit;

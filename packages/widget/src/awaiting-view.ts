@@ -7,7 +7,6 @@ import { timeLeftText, URGENT_MS } from './time-left.js';
 export interface AwaitingContext {
   t: VerifyIdentityStrings;
   lang: string;
-  base: string;
   session: SessionResponseBody;
   /** ms until the session expires (NaN: unknown). */
   timeLeft: number;
@@ -39,13 +38,13 @@ export function awaitingView(c: AwaitingContext): TemplateResult {
   const code = session.sessionCode;
   return html`<p part="text" class="muted">${t.awaitingText}</p>
     <div class="qrcode">
-      <img part="qr" src="${c.base}/qr.svg?v=${encodeURIComponent(code)}" alt=${t.qrAlt} width="192" height="192" />
+      <img part="qr" src=${session.qrImage} alt=${t.qrAlt} width="192" height="192" />
       <a part="button deep-link" href=${safeLink(session.deepLink, APP_SCHEME)}>${t.openApp}</a>
     </div>
     <a part="web-page" href=${safeLink(session.sessionPageLink, PAGE_SCHEME)} target="_blank" rel="noopener">${t.webPage}</a>
     <div>
       <p class="muted">${t.codeLabel}</p>
-      <p part="code"><span aria-hidden="true">${code.slice(0, 4)} ${code.slice(4)}</span><span class="sr">${[...code].join(' ')}</span></p>
+      <p part="code"><span aria-hidden="true" dir="ltr">${code.slice(0, 4)} ${code.slice(4)}</span><span class="sr">${[...code].join(' ')}</span></p>
     </div>
     <div class="row">
       <button part="button copy" class="secondary" @click=${c.onCopy}>${t.copy}</button>

@@ -1,3 +1,5 @@
+export { ar } from './strings.ar.js';
+export { de } from './strings.de.js';
 export { en, type VerifyIdentityStrings } from './strings.en.js';
 export { tr } from './strings.tr.js';
 export {

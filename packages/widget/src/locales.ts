@@ -2,9 +2,12 @@ import { LOCALES, type Locale } from '@verify-kit/protocol';
 import { en, type VerifyIdentityStrings } from './strings.en.js';
 
 // Only `en` ships in the element's module. Other tables are imported on first use (the standalone
-// build puts each in its own file next to it), so a page in English downloads no Turkish.
+// build puts each in its own file next to it), so a page in English downloads no Turkish. A new
+// language: its file strings.<locale>.ts, a line here, and the locale in the protocol's LOCALES.
 const imports: Record<Exclude<Locale, 'en'>, () => Promise<VerifyIdentityStrings>> = {
   tr: () => import('./strings.tr.js').then((m) => m.tr),
+  de: () => import('./strings.de.js').then((m) => m.de),
+  ar: () => import('./strings.ar.js').then((m) => m.ar),
 };
 const loaded: Partial<Record<Locale, VerifyIdentityStrings>> = { en };
 

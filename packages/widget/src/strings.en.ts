@@ -1,5 +1,7 @@
 /** English strings of `<verify-identity>`: the reference table every other locale follows. */
 export const en = {
+  /** The writing direction of the language: `ltr` or `rtl` (the element lays itself out so). */
+  dir: 'ltr',
   idleTitle: 'Verify your identity',
   idleText:
     'Use the identity app on your phone to show your ID card or passport. It takes about two minutes.',
@@ -50,8 +52,13 @@ export const en = {
   retry: 'Try again',
 };
 
+/** Plural forms some languages have beside `one` and `other` (Arabic has all of them). */
+type MorePlurals = `${'minutes' | 'seconds'}_${'zero' | 'two' | 'few' | 'many'}`;
+
 /**
- * Every string the element shows. `{time}` in `timeLeft` is one of `minutes_*` / `seconds_*` (chosen by
- * Intl.PluralRules), `{n}` a number, `{to}` the masked contact.
+ * Every string the element shows: every key of the English table (a table without one fails the
+ * typecheck). `{time}` in `timeLeft` is one of `minutes_*` / `seconds_*` (the form Intl.PluralRules
+ * chooses for the language, `_other` when the table has no such form), `{n}` a number, `{to}` the
+ * masked contact.
  */
-export type VerifyIdentityStrings = Record<keyof typeof en, string>;
+export type VerifyIdentityStrings = Record<keyof typeof en, string> & Partial<Record<MorePlurals, string>>;

@@ -2,6 +2,7 @@ import type { VerifyIdentityStrings } from './strings.en.js';
 
 /** Turkish strings of `<verify-identity>`. */
 export const tr: VerifyIdentityStrings = {
+  dir: 'ltr',
   idleTitle: 'Kimliğinizi doğrulayın',
   idleText:
     'Telefonunuzdaki kimlik uygulamasıyla kimlik kartınızı veya pasaportunuzu gösterin. Yaklaşık iki dakika sürer.',

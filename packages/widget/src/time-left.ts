@@ -10,7 +10,7 @@ export const URGENT_MS = 120_000;
 export function timeLeftText(ms: number, t: VerifyIdentityStrings, lang: string): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   const [n, unit] = seconds >= 60 ? [Math.ceil(seconds / 60), 'minutes'] : [seconds, 'seconds'];
-  const form = new Intl.PluralRules(lang).select(n) === 'one' ? 'one' : 'other';
-  const text = t[`${unit}_${form}` as keyof VerifyIdentityStrings].replace('{n}', String(n));
+  const form = t[`${unit}_${new Intl.PluralRules(lang).select(n)}` as keyof VerifyIdentityStrings];
+  const text = (form ?? t[`${unit}_other` as 'minutes_other']).replace('{n}', n.toLocaleString(lang));
   return t.timeLeft.replace('{time}', text);
 }

@@ -101,7 +101,7 @@ export class VerifyIdentity extends LitElement {
 
   /** Where the kit's router is mounted (same origin), e.g. `/identity`. */
   declare endpoint: string;
-  /** `en` or `tr`; defaults to the document's `lang`, then `en`. Sent to the kit (and the app). */
+  /** `en`, `tr`, `de` or `ar`; defaults to the document's `lang`, then `en`. Sent to the kit. */
   declare locale: string;
   /** Create (or resume) the session when connected instead of showing a Start button. */
   declare autoStart: boolean;
@@ -221,7 +221,7 @@ export class VerifyIdentity extends LitElement {
     return this.endpoint.replace(/\/+$/, '');
   }
 
-  /** `en` or `tr`: the `locale` property, else the document's `lang`, else `en`. */
+  /** A locale of LOCALES: the `locale` property, else the document's `lang`, else `en`. */
   #lang(): Locale {
     return localeOf(this.locale || globalThis.document?.documentElement.lang || '');
   }
@@ -320,6 +320,8 @@ export class VerifyIdentity extends LitElement {
 
   protected override render(): TemplateResult {
     const t = this.#t();
+    // The element's own direction: its layout mirrors in a right-to-left language.
+    this.dir = t.dir;
     const [title, tone, body] = this.#content(t);
     return html`<div part="base" lang=${shownLocale(this.#lang())}>
       <div role="status" class="row">
@@ -387,7 +389,6 @@ export class VerifyIdentity extends LitElement {
     return awaitingView({
       t,
       lang: shownLocale(this.#lang()),
-      base: this.#base(),
       session,
       timeLeft: this.#timeLeft(),
       cooldown: this.#sentAt + RESEND_MS - this._now,

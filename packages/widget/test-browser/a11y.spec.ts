@@ -1,14 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { en } from '../src/strings.en.js';
-import { ARTIFACTS, expect, test, title } from './fixtures.js';
+import { ARTIFACTS, expect, expectNoAxeViolations, test, title } from './fixtures.js';
 import type { StubServer } from './stub-server.js';
-
-async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).include('verify-identity').analyze();
-  const summary = violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(summary, `axe violations in state ${state}`).toEqual([]);
-}
 
 /** Walks the element through every state, calling `check` in each. */
 async function walkAllStates(

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { en } from '../src/strings.en.js';
 import { StubServer } from './stub-server.js';
@@ -85,6 +86,13 @@ export async function openStarted(page: Page, stub: StubServer, widget: Locator)
 export async function kitApproves(stub: StubServer, widget: Locator): Promise<void> {
   stub.setPhase('approved', 'APPROVED');
   await expect(title(widget)).toHaveText(en.approvedTitle);
+}
+
+/** axe-core over the element: no violations, or the list of them named by rule and node. */
+export async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).include('verify-identity').analyze();
+  const summary = violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(summary, `axe violations in state ${state}`).toEqual([]);
 }
 
 export function cspViolations(page: Page): Promise<string[]> {

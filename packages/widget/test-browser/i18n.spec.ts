@@ -1,6 +1,9 @@
+import { ar } from '../src/strings.ar.js';
+import { de } from '../src/strings.de.js';
 import { en } from '../src/strings.en.js';
 import { tr } from '../src/strings.tr.js';
 import { events, expect, FAST, test, title } from './fixtures.js';
+import type { StubServer } from './stub-server.js';
 
 test('speaks the document language by default (tr), and marks its content with that language', async ({
   page,
@@ -46,7 +49,7 @@ test('a change of the document language at run time re-renders (region subtags i
 });
 
 test('an unknown or missing language falls back to English', async ({ page, stub, widget }) => {
-  await page.goto(stub.page({ attrs: `${FAST} locale="de"`, lang: 'de' }));
+  await page.goto(stub.page({ attrs: `${FAST} locale="fr"`, lang: 'fr' }));
   await expect(title(widget)).toHaveText(en.idleTitle);
   await page.goto(stub.page({ attrs: FAST, lang: null }));
   await expect(title(widget)).toHaveText(en.idleTitle);
@@ -108,4 +111,71 @@ test('a locale whose strings cannot be loaded is shown in English, never blank',
   await expect(title(widget)).toHaveText(en.awaitingTitle);
   await expect(widget.locator('[part~="time"]')).toHaveText('Time left: 30 minutes');
   expect(JSON.parse(stub.calls('/identity/session')[0]?.body ?? '')).toEqual({ locale: 'tr' });
+});
+
+/** A session of `minutes`: the time left reads in whole minutes, plural by the language's rules. */
+function sessionOf(stub: StubServer, minutes: number): void {
+  stub.sessionMs = minutes * 60_000;
+}
+
+test('the German walk: start, the QR and its time left (one and several), review, approval', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  sessionOf(stub, 1);
+  await page.goto(stub.page({ attrs: FAST, lang: 'de' }));
+  await expect(title(widget)).toHaveText(de.idleTitle);
+  await page.getByRole('button', { name: de.start }).click();
+  await expect(title(widget)).toHaveText(de.awaitingTitle);
+  await expect(widget.getByRole('img', { name: de.qrAlt })).toBeVisible();
+  await expect(widget.locator('[part~="time"]')).toHaveText('Verbleibende Zeit: 1 Minute');
+  expect(JSON.parse(stub.calls('/identity/session')[0]?.body ?? '')).toEqual({ locale: 'de' });
+  await expect(widget).toHaveAttribute('dir', 'ltr');
+  sessionOf(stub, 30);
+  await widget.evaluate((el: HTMLElement & { start(restart?: boolean): Promise<void> }) => el.start(true));
+  await expect(widget.locator('[part~="time"]')).toHaveText('Verbleibende Zeit: 30 Minuten');
+  stub.setPhase('in_review');
+  await expect(title(widget)).toHaveText(de.reviewTitle);
+  stub.setPhase('approved', 'APPROVED');
+  await expect(title(widget)).toHaveText(de.approvedTitle);
+});
+
+test('the Arabic walk: right to left, the plural forms of Arabic through Intl.PluralRules, approval', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  sessionOf(stub, 2);
+  await page.goto(stub.page({ attrs: FAST, lang: 'ar' }));
+  await expect(title(widget)).toHaveText(ar.idleTitle);
+  await expect(widget).toHaveAttribute('dir', 'rtl');
+  await page.getByRole('button', { name: ar.start }).click();
+  await expect(title(widget)).toHaveText(ar.awaitingTitle);
+  // Arabic has a dual: "two minutes" is one word.
+  await expect(widget.locator('[part~="time"]')).toHaveText('الوقت المتبقي: دقيقتان');
+  expect(JSON.parse(stub.calls('/identity/session')[0]?.body ?? '')).toEqual({ locale: 'ar' });
+  for (const [minutes, text] of [
+    [5, 'الوقت المتبقي: 5 دقائق'],
+    [30, 'الوقت المتبقي: 30 دقيقة'],
+  ] as const) {
+    sessionOf(stub, minutes);
+    await widget.evaluate((el: HTMLElement & { start(restart?: boolean): Promise<void> }) => el.start(true));
+    await expect(widget.locator('[part~="time"]')).toHaveText(text);
+  }
+  stub.setPhase('approved', 'APPROVED');
+  await expect(title(widget)).toHaveText(ar.approvedTitle);
+});
+
+test('German and Arabic are each downloaded only when shown', async ({ page, stub, widget }) => {
+  await page.goto(stub.page({ attrs: FAST, lang: 'de' }));
+  await expect(title(widget)).toHaveText(de.idleTitle);
+  expect(stub.scripts).toEqual(['verify-identity.standalone.js', 'verify-identity.strings.de.js']);
+  await widget.evaluate((el) => el.setAttribute('locale', 'ar'));
+  await expect(title(widget)).toHaveText(ar.idleTitle);
+  expect(stub.scripts).toEqual([
+    'verify-identity.standalone.js',
+    'verify-identity.strings.de.js',
+    'verify-identity.strings.ar.js',
+  ]);
 });

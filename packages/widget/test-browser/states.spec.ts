@@ -33,7 +33,7 @@ test('idle shows a Start button; Start creates the session and shows the QR, the
   expect(JSON.parse(post?.body ?? '')).toEqual({ locale: 'en' });
 
   const qr = widget.getByRole('img', { name: en.qrAlt });
-  await expect(qr).toHaveAttribute('src', '/identity/qr.svg?v=K7QM4XRT');
+  await expect(qr).toHaveAttribute('src', stub.sessionBody().qrImage);
   await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await expect(widget.getByRole('link', { name: en.webPage })).toHaveAttribute(
     'href',

@@ -56,8 +56,9 @@ export interface PageOptions {
 
 /**
  * A stand-in for the express kit's protocol on 127.0.0.1 (port 0): POST /identity/session,
- * GET /identity/status (long-poll, switchable), GET /identity/qr.svg, plus a test page under a strict
- * CSP that loads the standalone build. Every API call is logged; concurrency is measured.
+ * GET /identity/status (long-poll, switchable), GET /identity/qr.svg (the session answer carries the
+ * image too, as the kit's does), plus a test page under a strict CSP (the README's: images from the
+ * page's origin and `data:`) that loads the standalone build. Every API call is logged; concurrency is measured.
  */
 export class StubServer {
   url = '';
@@ -187,7 +188,7 @@ export class StubServer {
       'content-type': 'text/html; charset=utf-8',
       'set-cookie': 'sid=stub-session; Path=/; HttpOnly; SameSite=Strict',
       'content-security-policy':
-        "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; style-src 'self'; " +
+        "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; " +
         "base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types lit-html",
     });
     res.end(html);
@@ -273,6 +274,7 @@ export class StubServer {
       sessionCode: this.sessionCode,
       deepLink: `idv://app-url/https://idv.example/verification-session/s-${this.sessions}`,
       qrCodeUrl: '/identity/qr.svg',
+      qrImage: `data:image/svg+xml,${encodeURIComponent(QR_SVG)}`,
       sessionPageLink: `https://idv.example/public/verification-session/s-${this.sessions}`,
       expiresAt: new Date(this.expiresAt).toISOString(),
       sendLink: this.sendLink,

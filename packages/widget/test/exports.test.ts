@@ -6,6 +6,8 @@ describe('public exports', () => {
     expect(Object.keys(widget).sort()).toMatchInlineSnapshot(`
       [
         "VerifyIdentity",
+        "ar",
+        "de",
         "en",
         "tr",
       ]

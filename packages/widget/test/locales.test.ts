@@ -5,12 +5,21 @@ import { tr } from '../src/strings.tr.js';
 
 describe('locale tables', () => {
   it('reads the locale of a language tag, English for an unknown or empty one', () => {
-    expect([localeOf('tr-TR'), localeOf('TR'), localeOf('en-GB'), localeOf('de'), localeOf('')]).toEqual([
+    expect([localeOf('tr-TR'), localeOf('TR'), localeOf('en-GB'), localeOf('fr'), localeOf('')]).toEqual([
       'tr',
       'tr',
       'en',
       'en',
       'en',
+    ]);
+  });
+
+  it('knows German and Arabic by their language tags', () => {
+    expect([localeOf('de-AT'), localeOf('de'), localeOf('ar-EG'), localeOf('AR')]).toEqual([
+      'de',
+      'de',
+      'ar',
+      'ar',
     ]);
   });
 
