@@ -9,6 +9,7 @@ import type { PageSource } from './page-source.js';
 import { notApprovedHandler, requireSignedInPage, sendPage, unavailablePage, writePage } from './pages.js';
 import { reviewerApi } from './reviewer-api.js';
 import { securityHeaders } from './security-headers.js';
+import { widgetAssets } from './widget-assets.js';
 import './session-data.js';
 
 export interface DemoAppOptions {
@@ -35,6 +36,8 @@ export function createDemoApp(options: DemoAppOptions): Express {
 
   app.use(securityHeaders(sandboxUrl === undefined ? undefined : new URL(sandboxUrl).origin));
   app.use(pages.assets);
+  // The widget's standalone module at a versioned address, cached for a year (as its README asks).
+  app.use(widgetAssets().router);
 
   // As express-session's README recommends: a secret, no resave, no empty sessions, an
   // httpOnly SameSite=Lax cookie that is Secure whenever the request came over HTTPS.

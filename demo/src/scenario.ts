@@ -1,9 +1,11 @@
 import {
   ApprovalCriterionSchema,
-  LocaleSchema,
   MAX_DURATION_MINUTES,
   PhoneNumberSchema,
+  LOCALES as SERVICE_LOCALES,
+  type Locale as ServiceLocale,
 } from '@verify-kit/client';
+import { LOCALES } from '@verify-kit/protocol';
 import { z } from 'zod';
 
 /*
@@ -20,7 +22,8 @@ export const ScenarioSchema = z
     /** Validate the contact with a one-time password in the app. */
     sendOTP: z.boolean(),
     phoneNumber: PhoneNumberSchema.optional(),
-    locale: LocaleSchema,
+    /** The person's language: the demo's pages and the widget speak it; see `serviceLocaleOf`. */
+    locale: z.enum(LOCALES),
     duration: z
       .int({ error: 'enter the duration as a whole number of minutes' })
       .min(1, 'enter at least 1 minute')
@@ -67,7 +70,7 @@ export interface SessionOptionsFromScenario {
   email?: string;
   phoneNumber?: string;
   sendOTP: boolean;
-  locale: Scenario['locale'];
+  locale: ServiceLocale;
   duration: number;
   approvalCriteria?: Scenario['approvalCriteria'];
 }
@@ -75,7 +78,7 @@ export interface SessionOptionsFromScenario {
 export function sessionOptionsFor(scenario: Scenario, user: { email: string }): SessionOptionsFromScenario {
   const options: SessionOptionsFromScenario = {
     sendOTP: scenario.sendOTP,
-    locale: scenario.locale,
+    locale: serviceLocaleOf(scenario.locale),
     duration: scenario.duration,
   };
   if (scenario.contact === 'email') options.email = user.email;
@@ -83,4 +86,9 @@ export function sessionOptionsFor(scenario: Scenario, user: { email: string }): 
     options.phoneNumber = scenario.phoneNumber;
   if (scenario.approvalCriteria.length > 0) options.approvalCriteria = scenario.approvalCriteria;
   return options;
+}
+
+/** The service's app speaks English and Turkish (its spec): the others ask it for English. */
+export function serviceLocaleOf(locale: Scenario['locale']): ServiceLocale {
+  return (SERVICE_LOCALES as readonly string[]).includes(locale) ? (locale as ServiceLocale) : 'en';
 }

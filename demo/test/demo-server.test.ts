@@ -181,7 +181,7 @@ describe('the demo server: the scenario', () => {
       json: {
         contact: 'email',
         sendOTP: false,
-        locale: 'de',
+        locale: 'fr',
         duration: 30,
         approvalCriteria: [{ type: 'DOCUMENT_OWNER_NAME', condition: 'LIKE', value: 'x' }],
       },
@@ -213,14 +213,14 @@ describe('the demo server: the scenario', () => {
       json: {
         contact: 'email',
         sendOTP: false,
-        locale: 'de',
+        locale: 'fr',
         duration: null, // what JSON makes of NaN: a duration field left blank or unreadable
         approvalCriteria: [{ type: 'DOCUMENT_OWNER_NAME', condition: 'EQUALS', value: ' ' }],
       },
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details).toEqual([
-      { path: 'locale', message: 'choose one of: en, tr' },
+      { path: 'locale', message: 'choose one of: en, tr, de, ar' },
       { path: 'duration', message: 'enter the duration as a whole number of minutes' },
     ]);
     const tooShort = await b('/api/demo/scenario', {

@@ -97,17 +97,19 @@ export function appPageOf(deepLink: string): string {
 
 export async function continueToAccount(page: Page): Promise<void> {
   await widget(page)
-    .getByRole('link', { name: /Continue to your account|Hesabınıza devam edin/ })
+    .getByRole('link', {
+      name: /Continue to your account|Hesabınıza devam edin|Weiter zu Ihrem Konto|تابع إلى حسابك/,
+    })
     .click();
   await expectGateOpen(page, false);
 }
 
-/** The account page opens: the gate let the person through (it says so in English or Turkish). */
+/** The account page opens: the gate let the person through (it says so in the page's language). */
 export async function expectGateOpen(page: Page, navigate = true): Promise<void> {
   if (navigate) await page.goto('/account');
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.locator('#account-state')).toContainText(
-    /Your identity is verified|Kimliğiniz doğrulandı/,
+    /Your identity is verified|Kimliğiniz doğrulandı|Ihre Identität ist bestätigt|تم التحقق من هويتك/,
   );
 }
 

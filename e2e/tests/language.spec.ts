@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '../support/fixtures.js';
 import {
   continueToAccount,
@@ -6,16 +7,20 @@ import {
   reviewer,
   runScenario,
   signIn,
+  snap,
   submitDocument,
+  widget,
   widgetPart,
 } from '../support/flow.js';
+
+const LANGUAGE = 'Language of the pages, the widget and the app';
 
 test('in Turkish the demo’s pages read Turkish with the widget, from /verify to /account', async ({
   page,
 }) => {
   await signIn(page);
   await runScenario(page, 'Plain approval', async (p) => {
-    await p.getByLabel('Language of the app').selectOption('tr');
+    await p.getByLabel(LANGUAGE).selectOption('tr');
   });
 
   // The verify page: its language, header, headings, buttons and hints.
@@ -50,4 +55,68 @@ test('in Turkish the demo’s pages read Turkish with the widget, from /verify t
   await expect(page.getByRole('button', { name: 'Doğrulamamı unut' })).toBeVisible();
   await expect(page.locator('main')).toContainText('Bu sayfa kit.requireApproved() arkasında');
   await expect(page.locator('main')).not.toContainText('Your account');
+});
+
+test('in German the demo’s pages and the widget read German, the app English, from /verify to /account', async ({
+  page,
+}) => {
+  await signIn(page);
+  await runScenario(page, 'Plain approval', async (p) => {
+    await p.getByLabel(LANGUAGE).selectOption('de');
+  });
+
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await expect(page).toHaveTitle('Identität bestätigen · verify-kit-Demo');
+  await expect(page.getByRole('navigation', { name: 'Demo-Seiten' })).toContainText('Überprüfung');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bestätigen Sie Ihre Identität');
+  // The service's app speaks English or Turkish: in German it is asked for English, and says so.
+  await expect(page.locator('#scenario-summary')).toHaveText(
+    'Szenario: die E-Mail des Kontos, kein Einmalpasswort, keine Genehmigungskriterien, App auf Englisch, 30 Minuten.',
+  );
+  await expect(widgetPart(page, 'title')).toHaveText('In der App fortfahren');
+  await expect(widgetPart(page, 'time')).toHaveText('Verbleibende Zeit: 30 Minuten');
+
+  await submitDocument(phone(page));
+  await expectPhase(page, 'approved');
+  await expect(widgetPart(page, 'title')).toHaveText('Ihre Identität ist bestätigt');
+  await continueToAccount(page);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ihr Konto');
+  await expect(page.getByRole('button', { name: 'Meine Überprüfung vergessen' })).toBeVisible();
+});
+
+test('in Arabic the pages and the widget read right to left, the code left to right, from /verify to /account', async ({
+  page,
+}) => {
+  await signIn(page);
+  await runScenario(page, 'Plain approval', async (p) => {
+    await p.getByLabel(LANGUAGE).selectOption('ar');
+  });
+
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page).toHaveTitle('تحقق من هويتك · العرض التجريبي لـ verify-kit');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('تحقق من هويتك');
+  await expect(page.locator('#scenario-summary')).toHaveText(
+    'السيناريو: البريد الإلكتروني للحساب، بلا كلمة مرور لمرة واحدة، بلا معايير موافقة، التطبيق بالإنجليزية، 30 دقيقة.',
+  );
+  await expect(widget(page)).toHaveAttribute('dir', 'rtl');
+  await expect(widgetPart(page, 'title')).toHaveText('تابع في التطبيق');
+  await expect(widgetPart(page, 'code').locator('[aria-hidden="true"]')).toHaveCSS('direction', 'ltr');
+  await expect
+    .poll(() =>
+      widgetPart(page, 'qr').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    )
+    .toBe(true);
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  await snap(page, 'verify-awaiting-ar', { docs: true });
+
+  await submitDocument(phone(page));
+  await expectPhase(page, 'approved');
+  await expect(widgetPart(page, 'title')).toHaveText('تم التحقق من هويتك');
+  await continueToAccount(page);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('حسابك');
 });

@@ -32,7 +32,7 @@ export function clearMessage(): void {
 export async function loadMe(options: { pageLocale?: 'scenario' | 'en' } = {}): Promise<Me | undefined> {
   try {
     const me = await api<Me>('/api/demo/me');
-    if (options.pageLocale !== 'en') useLocale(me.scenario.locale);
+    if (options.pageLocale !== 'en') await useLocale(me.scenario.locale);
     renderHeader(me);
     return me;
   } catch (error) {

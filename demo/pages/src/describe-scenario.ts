@@ -16,6 +16,7 @@ export function describeScenario(scenario: Scenario): string {
     contact,
     otp: scenario.sendOTP ? text.otpOn : text.otpOff,
     criteria,
+    // The service's app speaks English or Turkish: English for the other languages of the pages.
     language: scenario.locale === 'tr' ? text.languageTr : text.languageEn,
     duration: scenario.duration,
   });

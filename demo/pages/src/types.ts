@@ -17,7 +17,7 @@ export interface Scenario {
   contact: 'email' | 'phone' | 'none';
   sendOTP: boolean;
   phoneNumber?: string;
-  locale: 'en' | 'tr';
+  locale: 'en' | 'tr' | 'de' | 'ar';
   duration: number;
   approvalCriteria: Criterion[];
 }

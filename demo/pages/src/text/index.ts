@@ -1,15 +1,21 @@
 import { type DemoText, en } from './en.js';
 import { inlineParts } from './inline.js';
-import { tr } from './tr.js';
 
 /*
- * Which language the demo's pages speak: the scenario's locale, the one the widget and the app
- * speak too. English is written into the HTML by the build; `useLocale` swaps in another table.
+ * Which language the demo's pages speak: the scenario's locale, the one the widget speaks too (and
+ * the app, which speaks English for German and Arabic). English is written into the HTML by the
+ * build; `useLocale` loads another table (a file of its own, fetched only when used) and swaps it in.
  */
 
 export type { DemoText };
-export type DemoLocale = 'en' | 'tr';
-const TABLES: Record<DemoLocale, DemoText> = { en, tr };
+export type DemoLocale = 'en' | 'tr' | 'de' | 'ar';
+const TABLES: Record<Exclude<DemoLocale, 'en'>, () => Promise<DemoText>> = {
+  tr: () => import('./tr.js').then((m) => m.tr),
+  de: () => import('./de.js').then((m) => m.de),
+  ar: () => import('./ar.js').then((m) => m.ar),
+};
+/** The languages written right to left: the page's layout mirrors (the styles use logical properties). */
+const RIGHT_TO_LEFT: readonly DemoLocale[] = ['ar'];
 let current: DemoText = en;
 
 /** The table of the page's language (English until `useLocale`). */
@@ -34,10 +40,11 @@ export function textNodes(text: string): Node[] {
   });
 }
 
-/** From now on the page speaks `locale`: its keyed text, its attributes and its <html lang>. */
-export function useLocale(locale: DemoLocale): void {
-  current = TABLES[locale];
+/** From now on the page speaks `locale`: its keyed text, its attributes, its <html lang> and dir. */
+export async function useLocale(locale: DemoLocale): Promise<void> {
+  current = locale === 'en' ? en : await TABLES[locale]();
   document.documentElement.lang = locale;
+  document.documentElement.dir = RIGHT_TO_LEFT.includes(locale) ? 'rtl' : 'ltr';
   const text = (key: string | undefined) => current[key as keyof DemoText] ?? '';
   for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) {
     element.replaceChildren(...textNodes(text(element.dataset.text)));
