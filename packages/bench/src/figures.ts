@@ -2,7 +2,15 @@
  * Every figure of `pnpm bench`, declared once: the benchmark that measures it, its unit, and its
  * goal (which field of the value is judged, how, against what). bench-results.json uses these keys.
  */
-export const BENCH_NAMES = ['sizes', 'click-to-qr', 'push', 'gate', 'client', 'create'] as const;
+export const BENCH_NAMES = [
+  'sizes',
+  'click-to-qr',
+  'time-to-qr',
+  'push',
+  'gate',
+  'client',
+  'create',
+] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 export interface Goal {
@@ -22,14 +30,26 @@ const ratio = (limit: number): Goal => ({ comparison: '>=', limit });
 
 export const FIGURES = {
   'widget.standalone.minBytes': { bench: 'sizes', unit: 'B' },
-  'widget.standalone.gzipBytes': { bench: 'sizes', unit: 'B', goal: { comparison: '<=', limit: 10_240 } },
+  // Issue 13's 10,240 B is retired (issue 24: what the person waits for, ui.timeToQr, counts); the
+  // ceiling of the widget's size test stays.
+  'widget.standalone.gzipBytes': { bench: 'sizes', unit: 'B', goal: { comparison: '<=', limit: 11_400 } },
   'widget.standalone.brotliBytes': { bench: 'sizes', unit: 'B' },
   'widget.split.litGzipBytes': { bench: 'sizes', unit: 'B' },
   'widget.split.ownGzipBytes': { bench: 'sizes', unit: 'B' },
+  // The strings of each locale but English: a file of its own, loaded only when the element speaks it.
+  'widget.strings.tr.gzipBytes': { bench: 'sizes', unit: 'B', goal: { comparison: '<=', limit: 1200 } },
+  'widget.strings.de.gzipBytes': { bench: 'sizes', unit: 'B', goal: { comparison: '<=', limit: 1200 } },
+  'widget.strings.ar.gzipBytes': { bench: 'sizes', unit: 'B', goal: { comparison: '<=', limit: 1200 } },
   'ui.clickToQrMs': {
     bench: 'click-to-qr',
     unit: 'ms',
-    goal: { field: ['median'], comparison: '<=', limit: 100 },
+    goal: { field: ['median'], comparison: '<=', limit: 25 },
+  },
+  // `{ median, limitMedian, vsLimit }`: ms, ms, and the widget's time over its physical limit's.
+  'ui.timeToQr.slow3g': {
+    bench: 'time-to-qr',
+    unit: 'ms',
+    goal: { field: ['vsLimit'], comparison: '<=', limit: 1.1 },
   },
   'push.decisionToUiMs': {
     bench: 'push',
@@ -74,12 +94,16 @@ export function judge(figures: Figures): Verdict[] {
     const spec: FigureSpec = FIGURES[key];
     if (spec.goal === undefined) return [];
     const { field, comparison, limit } = spec.goal;
-    const goal = `${field?.join('.') ?? 'value'} ${comparison} ${limit}${spec.unit === '×' ? '' : ` ${spec.unit}`}`;
+    const goal = `${field?.join('.') ?? 'value'} ${comparison} ${limit}${unitText(spec.unit, field?.at(-1))}`;
     const actual = read(figures[key], field);
     if (actual === undefined) return [{ key, goal, actual: null, met: null }];
     return [{ key, goal, actual, met: comparison === '<=' ? actual <= limit : actual >= limit }];
   });
 }
+
+/** A field named `vs…` (e.g. `vsLimit`) is a ratio, whatever the figure's unit. */
+const unitText = (unit: FigureSpec['unit'], field?: string) =>
+  unit === '×' || field?.startsWith('vs') ? '' : ` ${unit}`;
 
 /** A figure for people: `11054 B`, `0.89×`, `median 38.8 ms, p95 47.3 ms`. */
 export function formatFigure(key: FigureKey, value: FigureValue | null | undefined): string {
@@ -91,7 +115,8 @@ export function formatFigure(key: FigureKey, value: FigureValue | null | undefin
         .map(([inner, x]) => (typeof x === 'number' ? format(x, inner) : `${inner}: ${format(x)}`))
         .join(', ');
     }
-    const withUnit = name === 'count' ? `${v}` : unit === '×' ? `${v}×` : `${v} ${unit}`;
+    const withUnit =
+      name === 'count' ? `${v}` : unit === '×' || name?.startsWith('vs') ? `${v}×` : `${v} ${unit}`;
     return name === undefined ? withUnit : `${name} ${withUnit}`;
   };
   return format(value);

@@ -17,6 +17,10 @@ const BENCHES: Record<BenchName, { usesBrowser?: boolean; load(): Promise<Bench>
     usesBrowser: true,
     load: async () => (await import('./benches/click-to-qr.js')).clickToQrBench,
   },
+  'time-to-qr': {
+    usesBrowser: true,
+    load: async () => (await import('./benches/time-to-qr.js')).timeToQrBench,
+  },
   push: { usesBrowser: true, load: async () => (await import('./benches/push.js')).pushBench },
   gate: { load: async () => (await import('./benches/gate.js')).gateBench },
   client: { load: async () => (await import('./benches/client.js')).clientBench },

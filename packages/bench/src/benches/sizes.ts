@@ -48,7 +48,12 @@ async function bundleLitFloor(): Promise<Buffer> {
 export const sizesBench: Bench = {
   timeoutMs: 60_000,
   async run() {
-    const standalone = await readFile(fileURLToPath(import.meta.resolve('@verify-kit/widget/standalone')));
+    const standalonePath = import.meta.resolve('@verify-kit/widget/standalone');
+    const standalone = await readFile(fileURLToPath(standalonePath));
+    const strings = async (locale: string) =>
+      gzipBytes(
+        await readFile(fileURLToPath(new URL(`verify-identity.strings.${locale}.js`, standalonePath))),
+      );
     const lit = gzipBytes(await bundleLitFloor());
     const widget = gzipBytes(standalone);
     return {
@@ -58,9 +63,13 @@ export const sizesBench: Bench = {
         'widget.standalone.brotliBytes': brotliBytes(standalone),
         'widget.split.litGzipBytes': lit,
         'widget.split.ownGzipBytes': widget - lit,
+        'widget.strings.tr.gzipBytes': await strings('tr'),
+        'widget.strings.de.gzipBytes': await strings('de'),
+        'widget.strings.ar.gzipBytes': await strings('ar'),
       },
       details: {
         file: 'packages/widget/dist/verify-identity.standalone.js',
+        strings: 'packages/widget/dist/verify-identity.strings.<locale>.js, next to it',
         litFloor: 'packages/bench/src/sizes/lit-floor.ts, built by packages/widget/vite.config.ts',
         gzipLevel: 9,
         brotliQuality: 11,

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { type BindingStore, createVerifyKit } from '@verify-kit/express';
 import {
   createRedisBindingStore,
@@ -13,6 +14,7 @@ import express, { type RequestHandler } from 'express';
 import session, { type Store } from 'express-session';
 import { createClient } from 'redis';
 import { Pool } from 'undici';
+import { mountQrLimit } from './qr-limit.js';
 
 /** Where a verification is bound: the browser session (anonymous), or the signed-in account in a store. */
 export type BindingMode = 'session' | 'memory' | 'redis';
@@ -55,7 +57,8 @@ const PAGE = `<!doctype html>
 
 /**
  * The integrator's app every benchmark and load run uses: express-session (memory store), the kit
- * at /identity, the standalone widget on `/`, and one handler behind different fronts:
+ * at /identity, the standalone widget on `/` (and with auto-start on `/auto`, beside its physical
+ * limit, qr-limit.ts), and one handler behind different fronts:
  * - `/plain`: the session middleware only;
  * - `/limit`: the physical minimum of a gate: the session middleware and one bare undici GET of
  *   the session's identification at the upstream (the kit's own work removed);
@@ -80,9 +83,14 @@ export function createBenchApp(config: AppConfig) {
   app.get('/', (_req, res) => {
     res.type('html').set('Cache-Control', 'no-store').send(PAGE);
   });
-  app.get('/assets/verify-identity.standalone.js', (_req, res) => {
-    res.type('text/javascript').send(widget);
+  // Compressed, as an integrator's server or CDN sends it: on a slow network the bytes are time.
+  const widgetGzip = gzipSync(widget, { level: 9 });
+  app.get('/assets/verify-identity.standalone.js', (req, res) => {
+    res.type('text/javascript').set('Vary', 'Accept-Encoding');
+    if (req.acceptsEncodings('gzip') === 'gzip') res.set('Content-Encoding', 'gzip').send(widgetGzip);
+    else res.send(widget);
   });
+  mountQrLimit(app, widgetGzip.length);
   // What the load balancer checks (the express README's readiness route).
   app.get('/ready', async (_req, res) => {
     const health = await kit.health();

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import express, { type Express } from 'express';
+
+/** The widget's page with `auto-start`: what a person sees when the page verifies at once. */
+export const AUTO_START_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>verify-kit bench</title>
+<script type="module" src="/assets/verify-identity.standalone.js"></script></head>
+<body><verify-identity endpoint="/identity" auto-start></verify-identity></body>
+</html>`;
+
+/** The same page with the widget replaced by the least a page must do to show the QR. */
+const LIMIT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>verify-kit bench</title>
+<script type="module" src="/bench/qr-limit.js"></script></head>
+<body><main></main></body>
+</html>`;
+
+/** One POST for the answer, one <img> from its data: URL. */
+const LIMIT_CODE =
+  "const r=await fetch('/bench/qr-limit/session',{method:'POST',headers:{'content-type':'application/json'},body:'{\"locale\":\"en\"}'});" +
+  "const i=document.createElement('img');i.src=(await r.json()).qrImage;i.width=192;i.height=192;document.querySelector('main').append(i);";
+
+/**
+ * The physical limit of the widget's time to QR (`ui.timeToQr.slow3g`), on the integrator's app:
+ * `/bench/qr-limit` is the auto-start page with a plain script in place of the widget, exactly as
+ * many bytes on the wire as the widget's gzip (code, then random text that does not compress, sent
+ * as is), which POSTs for one JSON exactly as long as the kit's session answer (the bench sets it:
+ * `POST /bench/qr-limit/answer`, a real answer of the kit) and paints its QR. No kit, no upstream.
+ */
+export function mountQrLimit(app: Express, widgetGzipBytes: number): void {
+  // Never negative: run from sources (tests), the widget is its small TypeScript entry, not its build.
+  const padding = Math.max(0, widgetGzipBytes - LIMIT_CODE.length - '/**/'.length);
+  const script = `${LIMIT_CODE}/*${randomBytes(padding).toString('base64').slice(0, padding)}*/`;
+  let answer = '{}';
+  app.get('/auto', (_req, res) => {
+    res.type('html').set('Cache-Control', 'no-store').send(AUTO_START_PAGE);
+  });
+  app.get('/bench/qr-limit', (_req, res) => {
+    res.type('html').set('Cache-Control', 'no-store').send(LIMIT_PAGE);
+  });
+  app.get('/bench/qr-limit.js', (_req, res) => {
+    res.type('text/javascript').send(script);
+  });
+  app.post('/bench/qr-limit/answer', express.text({ type: '*/*', limit: '64kb' }), (req, res) => {
+    answer = String(req.body);
+    res.status(204).end();
+  });
+  app.post('/bench/qr-limit/session', (_req, res) => {
+    res.status(201).type('json').set('Cache-Control', 'no-store').send(answer);
+  });
+}
