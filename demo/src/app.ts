@@ -1,14 +1,15 @@
 import { sameOriginJson, type VerifyKit } from '@verify-kit/express';
 import type { SandboxControlOptions } from '@verify-kit/sandbox/control';
 import express, { type Express, type Request, type RequestHandler } from 'express';
-import session, { type Store } from 'express-session';
+import type { Store } from 'express-session';
 import type { ActivityLog } from './activity-log.js';
-import { type BoundSession, demoApi, requireSignedIn, SESSION_COOKIE_NAME } from './demo-api.js';
+import { type BoundSession, demoApi, requireSignedIn } from './demo-api.js';
 import { jsonErrorHandler, sendError } from './http-errors.js';
 import type { PageSource } from './page-source.js';
 import { notApprovedHandler, requireSignedInPage, sendPage, unavailablePage, writePage } from './pages.js';
 import { reviewerApi } from './reviewer-api.js';
 import { securityHeaders } from './security-headers.js';
+import { demoSession } from './session-cookie.js';
 import { widgetAssets } from './widget-assets.js';
 import './session-data.js';
 
@@ -39,17 +40,18 @@ export function createDemoApp(options: DemoAppOptions): Express {
   // The widget's standalone module at a versioned address, cached for a year (as its README asks).
   app.use(widgetAssets().router);
 
-  // As express-session's README recommends: a secret, no resave, no empty sessions, an
-  // httpOnly SameSite=Lax cookie that is Secure whenever the request came over HTTPS.
+  // What a load balancer checks: 503 from the start of a shutdown (SIGTERM) or while Redis is down.
+  app.get('/ready', async (_req, res) => {
+    const health = await kit.health();
+    res
+      .status(health.ok ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json(health);
+  });
+
+  // An httpOnly SameSite=Lax session cookie; over HTTPS `__Host-` prefixed and Secure (session-cookie.ts).
   app.use(
-    session({
-      name: SESSION_COOKIE_NAME,
-      secret: options.sessionSecret,
-      ...(options.sessionStore === undefined ? {} : { store: options.sessionStore }),
-      resave: false,
-      saveUninitialized: false,
-      cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: EIGHT_HOURS_MS },
-    }),
+    demoSession({ secret: options.sessionSecret, store: options.sessionStore, maxAgeMs: EIGHT_HOURS_MS }),
   );
 
   // The kit: its protocol routes for the widget and its webhook receiver, mounted before any body

@@ -16,7 +16,9 @@ Environment:
   SESSION_SECRET              signs the session cookie (default: random at each start)
   REDIS_URL                   keep sessions in Redis (connect-redis) instead of memory
   TRUST_PROXY                 Express "trust proxy" behind an HTTPS reverse proxy, e.g. 1
-  REVIEW_DELAY_MS             the embedded sandbox's automatic review delay`;
+  REVIEW_DELAY_MS             the embedded sandbox's automatic review delay
+  DRAIN_MS                    on SIGTERM, how long GET /ready answers 503 while the demo still
+                              serves, before it closes (default 5000)`;
 
 export type ParsedArgs = { help: true } | { help: false; options: DemoOptions };
 
@@ -36,6 +38,12 @@ const EnvSchema = z
     REDIS_URL: z.string().min(1).optional(),
     TRUST_PROXY: z.string().min(1).optional(),
     REVIEW_DELAY_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+    DRAIN_MS: z.coerce
+      .number()
+      .int('DRAIN_MS must be a whole number of milliseconds')
+      .min(0, 'DRAIN_MS must be 0 to 600000')
+      .max(600_000, 'DRAIN_MS must be 0 to 600000')
+      .optional(),
   })
   .refine((env) => (env.IDV_BASE_URL === undefined) === (env.IDV_API_KEY === undefined), {
     message: 'set IDV_BASE_URL and IDV_API_KEY together (or neither, for the embedded sandbox)',
@@ -83,5 +91,6 @@ export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (e.REDIS_URL !== undefined) options.redisUrl = e.REDIS_URL;
   if (e.TRUST_PROXY !== undefined) options.trustProxy = e.TRUST_PROXY;
   if (e.REVIEW_DELAY_MS !== undefined) options.reviewDelayMs = e.REVIEW_DELAY_MS;
+  if (e.DRAIN_MS !== undefined) options.drainMs = e.DRAIN_MS;
   return { help: false, options };
 }

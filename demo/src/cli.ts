@@ -25,16 +25,17 @@ async function main(): Promise<void> {
   }
 
   let closing = false;
-  const stop = () => {
+  const stop = (how: 'now' | 'drain') => {
     if (closing) return;
     closing = true;
-    demo.close().then(
+    (how === 'drain' ? demo.shutdown(parsed.options.drainMs ?? 5000) : demo.close()).then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // Ctrl-C stops at once; SIGTERM (a deploy, a container stop) drains first: GET /ready answers 503.
+  process.on('SIGINT', () => stop('now'));
+  process.on('SIGTERM', () => stop('drain'));
 }
 
 function isLoopback(host: string): boolean {

@@ -6,6 +6,7 @@ import { browserIdOf } from './browser-id.js';
 import { sendError, sendValidationError } from './http-errors.js';
 import { plainIssue } from './plain-issues.js';
 import { DEFAULT_SCENARIO, ScenarioSchema } from './scenario.js';
+import { sessionCookieName } from './session-cookie.js';
 import type { DemoUser } from './session-data.js';
 
 /*
@@ -75,7 +76,7 @@ export function demoApi(options: DemoApiOptions): Router {
 
   router.post('/sign-out', async (req, res) => {
     await destroy(req);
-    res.clearCookie(SESSION_COOKIE_NAME, { path: '/' });
+    res.clearCookie(sessionCookieName(req), { path: '/', secure: req.secure });
     res.status(204).end();
   });
 
@@ -131,5 +132,3 @@ export function demoApi(options: DemoApiOptions): Router {
 function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
-
-export const SESSION_COOKIE_NAME = 'verify-kit-demo.sid';

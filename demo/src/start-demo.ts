@@ -39,6 +39,8 @@ export interface DemoOptions {
   dev?: boolean;
   /** Where the built pages are (when not `dev`); default demo/dist/public. */
   publicDir?: string;
+  /** On SIGTERM (cli.ts): how long GET /ready answers 503 while the demo still serves. Default 5000. */
+  drainMs?: number;
 }
 
 export interface RunningDemo {
@@ -50,6 +52,11 @@ export interface RunningDemo {
   sandbox: SandboxHandle | undefined;
   sessionStore: string;
   close(): Promise<void>;
+  /**
+   * A rolling deploy's stop (SIGTERM): not ready at once (`GET /ready` answers 503), serving on for
+   * `drainMs` with `Connection: close`, open long-polls answered, then everything closed.
+   */
+  shutdown(drainMs: number): Promise<void>;
 }
 
 const demoRoot = new URL(import.meta.url.includes('/dist/server/') ? '../../' : '../', import.meta.url);
@@ -115,6 +122,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       sandbox: upstream.sandbox,
       sessionStore: store.description,
       close: cleanup,
+      async shutdown(drainMs) {
+        await kit.shutdown({ server, drainMs });
+        await cleanup();
+      },
     };
   } catch (error) {
     await cleanup();

@@ -73,6 +73,12 @@ describe('parseDemoArgs', () => {
     expect(() => parseDemoArgs([], { SESSION_SECRET: 'short' })).toThrow('at least 16 characters');
   });
 
+  it('takes DRAIN_MS, how long a SIGTERM drains, refusing what is not a whole number of ms', () => {
+    expect(parseDemoArgs([], { DRAIN_MS: '1500' })).toMatchObject({ options: { drainMs: 1500 } });
+    expect(() => parseDemoArgs([], { DRAIN_MS: '1.5' })).toThrow('DRAIN_MS must be a whole number');
+    expect(() => parseDemoArgs([], { DRAIN_MS: '700000' })).toThrow('DRAIN_MS must be 0 to 600000');
+  });
+
   it('answers --help', () => {
     expect(parseDemoArgs(['--help'], {})).toEqual({ help: true });
   });

@@ -26,6 +26,8 @@ app.set('trust proxy', 1); // behind the load balancer (Origin checks use X-Forw
 app.use(
   session({
     store: new RedisStore({ client: redis, prefix: 'sess:' }),
+    // __Host-: Secure, Path=/, no Domain: no subdomain or http page can plant a signed-in session
+    name: '__Host-sid',
     secret: process.env.SESSION_SECRET!, // the same on every instance
     resave: false,
     saveUninitialized: false,

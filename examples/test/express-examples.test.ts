@@ -85,6 +85,10 @@ test('several instances: sessions in Redis behind a proxy, a readiness route, an
     expect(page.headers.location).toMatch(/^\/verify\?returnTo=/);
     const created = await browser.fetch('POST', '/identity/session', { json: {}, headers: https });
     expect(created.status).toBe(201);
+    const session = [created.headers['set-cookie'] ?? []]
+      .flat()
+      .find((line) => line.startsWith('__Host-sid='));
+    expect(session).toMatch(/; Path=\/; .*Secure/);
     expect((await client.keys('sess:*')).length).toBeGreaterThan(0); // the session store is Redis
     const status = await browser.fetch<{ phase: string }>('GET', '/identity/status', { headers: https });
     expect(status.json.phase).toBe('awaiting_user');
