@@ -34,8 +34,12 @@ export interface ChaosFigures {
     missed: number;
     byInstance: Record<string, number>;
   };
-  /** Errors the widget (or the app's own pages) would show, by step and code (goal: none). */
+  /** Errors the widget would show (creating, following), by step and code (goal: none). */
   visibleErrors: Record<string, number>;
+  /** The same, by the fault during which they happened ('no fault' otherwise). */
+  visibleErrorsByFault: Record<string, Record<string, number>>;
+  /** Errors of the app's own pages (sign-in, the gated page), each reloaded by the person: not the kit's. */
+  pageErrors: Record<string, number>;
   /** Answers the widget retried without showing anything (503, 429, a dropped long-poll), by code. */
   quietRetries: Record<string, number>;
   gaveUp: Record<string, number>;
@@ -73,7 +77,17 @@ export function figuresOf(input: {
     rolling === undefined
       ? null
       : failures.filter((f) => f.at >= rolling.from && f.at <= rolling.to && RESET.test(f.code)).length;
-  const visibleErrors = count(failures.filter((f) => !f.quiet).map((f) => `${f.step} ${f.code}`));
+  const shown = failures.filter((f) => !f.quiet && (f.step === 'session' || f.step === 'status'));
+  const visibleErrors = count(shown.map((f) => `${f.step} ${f.code}`));
+  const faultOf = (at: number) => windows.find((w) => at >= w.from && at <= w.to + 1000)?.name ?? 'no fault';
+  const visibleErrorsByFault: Record<string, Record<string, number>> = {};
+  for (const f of shown) {
+    const during = (visibleErrorsByFault[faultOf(f.at)] ??= {});
+    during[`${f.step} ${f.code}`] = (during[`${f.step} ${f.code}`] ?? 0) + 1;
+  }
+  const pageErrors = count(
+    failures.filter((f) => f.step === 'sign-in' || f.step === 'gate').map((f) => `${f.step} ${f.code}`),
+  );
   const latencies = approved
     .filter((p) => p.approvedAt !== undefined && p.result.approvedSeenAt !== undefined)
     .map((p) => (p.result.approvedSeenAt ?? 0) - (p.approvedAt ?? 0));
@@ -92,6 +106,8 @@ export function figuresOf(input: {
       byInstance: count(approvedEvents.map((e) => e.instance)),
     },
     visibleErrors,
+    visibleErrorsByFault,
+    pageErrors,
     quietRetries: count(failures.filter((f) => f.quiet).map((f) => `${f.step} ${f.code}`)),
     gaveUp: count(people.flatMap((p) => (p.result.gaveUp === undefined ? [] : [p.result.gaveUp]))),
     approvalToBrowserMs: summarize(latencies),
@@ -123,8 +139,9 @@ export function printFigures(f: ChaosFigures, log: (line: string) => void = cons
       `duplicated ${e.duplicated}, missed ${e.missed} (by instance: ${JSON.stringify(e.byInstance)})`,
   );
   log(
-    `${mark(Object.keys(f.visibleErrors).length === 0)} errors the widget would show: ${JSON.stringify(f.visibleErrors)}`,
+    `${mark(Object.keys(f.visibleErrors).length === 0)} errors the widget would show: ${JSON.stringify(f.visibleErrorsByFault)}`,
   );
+  log(`    the app's own pages (reloaded by the person): ${JSON.stringify(f.pageErrors)}`);
   log(`    retried quietly by the widget: ${JSON.stringify(f.quietRetries)}`);
   if (Object.keys(f.gaveUp).length > 0) log(`    gave up: ${JSON.stringify(f.gaveUp)}`);
   const l = f.approvalToBrowserMs;
