@@ -19,6 +19,7 @@ const kit = createVerifyKit({
   webhookSecret: process.env.IDV_WEBHOOK_SECRET,
   statusBus: bus,
   replayStore: bus.replayStore,
+  sessionLimit: { redis }, // creation limits shared by every instance ("Limits")
 });
 
 const app = express();

@@ -81,7 +81,7 @@ export class KitCore {
       onRead: (id, identification, startedAt) => this.events.observe(id, identification, startedAt),
     });
     this.audit = createAudit(options.onAudit, this.log, options.now);
-    this.limits = new RateLimits(options, options.now);
+    this.limits = new RateLimits(options.sessionLimit, options.maxLongPolls, this.log);
     this.sendLink = new SendLink(options.sendLink, (message) => this.warnOnce(message));
     this.hints = new SubmissionHints(options.now);
     this.watch = new StatusWatch(this.reader, options.pollIntervalMs);
@@ -202,7 +202,7 @@ export class KitCore {
     }
     const parsed = CreateSessionRequestSchema.safeParse(body);
     if (!parsed.success) {
-      this.log.warn('sessionOptions(req) returned a body the service would refuse: fix sessionOptions', {
+      this.warnOnce('sessionOptions(req) returned a body the service would refuse: fix sessionOptions', {
         issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
       });
       throw kitError(ERROR_CODE.SESSION_OPTIONS_INVALID, 'the server’s verification settings are invalid');
@@ -221,6 +221,8 @@ export class KitCore {
       sessionCode: binding.sessionCode,
       deepLink: binding.deepLink,
       qrCodeUrl: `${req.baseUrl}/qr.svg?v=${token}`,
+      // The QR rides in the answer: the widget paints it without a second round trip.
+      qrImage: await this.qr.dataUrl(binding.deepLink),
       sessionPageLink: binding.sessionPageLink,
       expiresAt: binding.expiresAt,
       status: view.status,
@@ -238,16 +240,14 @@ export class KitCore {
     };
   }
 
-  /** Misconfiguration warnings: once per kit, not once per request. */
-  warnOnce(message: string): void {
+  /** Misconfiguration warnings: once per kit, not once per request (`meta`: the first occurrence's). */
+  warnOnce(message: string, meta?: Record<string, unknown>): void {
     if (this.#warned.has(message)) return;
     this.#warned.add(message);
-    this.log.warn(message);
+    this.log.warn(message, meta);
   }
 
   /** Logs what the operator needs (never the key, never a body) and answers with the error. */
-      // The QR rides in the answer: the widget paints it without a second round trip.
-      qrImage: await this.qr.dataUrl(binding.deepLink),
   fail(res: Response, error: unknown, where: string, statusOverride?: number): void {
     this.logFailure(error, where);
     sendError(res, error, statusOverride);

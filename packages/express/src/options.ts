@@ -13,6 +13,7 @@ import type { AuditHandler } from './audit.js';
 import { type BindingStore, createMemoryBindingStore } from './binding-store.js';
 import type { AccountOf } from './bindings.js';
 import { DEFAULT_MAX_WAIT_SECONDS, MAX_WAIT_SECONDS, type SendLinkChannel } from './protocol.js';
+import { DEFAULT_LIMIT_PREFIX, type LimitRedisClient } from './rate-limits.js';
 import type { ReplayStore } from './replay-store.js';
 import {
   type BeforeSend,
@@ -26,11 +27,21 @@ import type { StatusChangeHandler } from './status-events.js';
 /** What a webhook is about, from its parsed JSON: the identification and the event type. */
 export type WebhookPayloadParser = (json: unknown) => { identificationId: string; type: string } | undefined;
 
-/** Creation limits per fixed window: per browser session or account, and per client address. */
+/**
+ * Creation limits per window: per client (browser or account) and per address. Counted in this
+ * process, or with `redis` in Redis, shared by every instance and kept across restarts.
+ */
 export interface SessionLimit {
-  perClient: number;
-  perIp: number;
-  windowSeconds: number;
+  /** New sessions per browser and per account in a window. Default 5. */
+  perClient?: number;
+  /** New sessions per address in a window, for the whole deployment with `redis`. Default 60. */
+  perIp?: number;
+  /** Default 60. */
+  windowSeconds?: number;
+  /** A connected node-redis v6 client (yours: the kit never closes it): the counts are shared. */
+  redis?: LimitRedisClient;
+  /** Redis key prefix. Default `verify-kit:limit:`. */
+  prefix?: string;
 }
 
 /** An undici Dispatcher, as the client takes it (its type comes through the client). */
@@ -105,7 +116,7 @@ export interface VerifyKitOptions {
   longPoll?: boolean;
   /** Open long-polls per process; beyond, 429 TOO_MANY_LONG_POLLS. Default 10000 (4 per verification always). */
   maxLongPolls?: number;
-  /** Creations per window; false: no limit (e.g. behind your own). Default 5 per client, 30 per address, 60 s. */
+  /** Creations per window; false: no limit (e.g. behind your own). Default 5 per client, 60 per address, 60 s. */
   sessionLimit?: SessionLimit | false;
   /** Upstream reads per identification per second; more are served a read under 1 s old. Default 5. */
   maxReadsPerSecond?: number;
@@ -253,14 +264,22 @@ const OptionsSchema = z
         [
           z.literal(false),
           z.strictObject({
-            perClient: int('', 1, 10_000),
-            perIp: int('', 1, 1_000_000),
-            windowSeconds: int('seconds', 1, 86_400),
+            perClient: int('', 1, 10_000).default(5),
+            perIp: int('', 1, 1_000_000).default(60),
+            windowSeconds: int('seconds', 1, 86_400).default(60),
+            redis: objectWith<LimitRedisClient>(
+              ['eval', 'multi', 'del'],
+              'must be a connected node-redis v6 client: createClient({ url }) from "redis"',
+            ).optional(),
+            prefix: z
+              .string()
+              .max(256, { error: 'must be at most 256 characters' })
+              .default(DEFAULT_LIMIT_PREFIX),
           }),
         ],
-        { error: 'must be false or { perClient, perIp, windowSeconds }' },
+        { error: 'must be false or { perClient?, perIp?, windowSeconds?, redis?, prefix? }' },
       )
-      .default({ perClient: 5, perIp: 30, windowSeconds: 60 }),
+      .default({ perClient: 5, perIp: 60, windowSeconds: 60, prefix: DEFAULT_LIMIT_PREFIX }),
     maxReadsPerSecond: int('', 1, 10_000).default(5),
     allowInsecureHttp: z.boolean({ error: 'must be true or false' }).default(false),
     strict: z.boolean({ error: 'must be true or false' }).default(false),

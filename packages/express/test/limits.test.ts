@@ -1,8 +1,11 @@
 // The kit's own limits against amplification and floods (issue "close the holes"), performed over
 // real HTTP and real sockets as an attacker would.
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { generateWebhookSecret } from '@verify-kit/client';
-import { capturingLogger, expectKeyNeverLeaked } from '@verify-kit/testkit';
+import { capturingLogger, expectKeyNeverLeaked, listen, until } from '@verify-kit/testkit';
+import session from 'express-session';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createVerifyKit,
@@ -10,7 +13,7 @@ import {
   type SessionResponseBody,
   type StatusResponseBody,
 } from '../src/index.js';
-import { withFakeUpstreamApp } from './support/app.js';
+import { signedInUser, withFakeUpstreamApp } from './support/app.js';
 import { changeStatusOn } from './support/fixtures.js';
 
 const API_KEY = 'sk_test_limits_8e21';
@@ -29,12 +32,86 @@ describe('creation limits', () => {
       expect(refused[0]!.json.error.code).toBe('TOO_MANY_SESSIONS');
       expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(refused[0]!.headers['retry-after'])).toBeLessThanOrEqual(60);
-      // Dropping the cookies does not reset it: the address is counted too (30 a minute).
-      for (let i = 0; i < 40; i++) await app.browser().post('/identity/session');
-      expect(upstream.created).toHaveLength(30);
+      // Dropping the cookies does not reset it: the address is counted too (60 a minute).
+      for (let i = 0; i < 70; i++) await app.browser().post('/identity/session');
+      expect(upstream.created).toHaveLength(60);
     });
   });
 
+  it('a client that resets the connection right after sending POST /session is counted under its address and creates nothing', async () => {
+    const listening = await listen();
+    let handled = 0;
+    listening.server.on('request', (_req, res: ServerResponse) => res.once('close', () => handled++));
+    const limit = { perClient: 100, perIp: 3, windowSeconds: 60 };
+    await withFakeUpstreamApp(
+      { apiKey: API_KEY, sessionLimit: limit },
+      async (app, upstream) => {
+        for (let i = 0; i < 3; i++) expect((await app.browser().post('/identity/session')).status).toBe(201);
+        expect((await app.browser().post('/identity/session')).status).toBe(429);
+        for (let i = 0; i < 40; i++) await postAndReset(listening.port);
+        await until(() => handled === 44, 'the 40 reset requests were answered');
+        // Long enough for a creation that got through to reach the upstream (it takes a few ms).
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(upstream.created).toHaveLength(3);
+        expect((await app.browser().post('/identity/session')).status).toBe(429);
+      },
+      { listening },
+    );
+  });
+
+  it('a refusal touches no session: 300 refusals set no cookie and the session store does not grow', async () => {
+    const store = new session.MemoryStore();
+    const sessionsInStore = () =>
+      new Promise<number>((resolve, reject) =>
+        store.length((error, n) => (error ? reject(error) : resolve(n ?? 0))),
+      );
+    await withFakeUpstreamApp(
+      { apiKey: API_KEY, sessionLimit: { perClient: 1, perIp: 2, windowSeconds: 60 } },
+      async (app, upstream) => {
+        const person = app.browser();
+        expect((await person.post('/identity/session')).status).toBe(201);
+        expect((await app.browser().post('/identity/session')).status).toBe(201);
+        const stored = await sessionsInStore();
+        const refused = [];
+        // New visitors beyond the address's limit, and a known browser beyond its own.
+        for (let i = 0; i < 250; i++) refused.push(await app.browser().post('/identity/session'));
+        for (let i = 0; i < 50; i++) refused.push(await person.post('/identity/session', { restart: true }));
+        expect(refused.map((res) => res.status)).toEqual(Array(300).fill(429));
+        expect(refused.filter((res) => res.headers['set-cookie'] !== undefined)).toHaveLength(0);
+        expect(await sessionsInStore()).toBe(stored);
+        expect(upstream.created).toHaveLength(2);
+      },
+      { sessionStore: store },
+    );
+  });
+
+  it('50 people behind one address (an office, a class), each signed in, are all served: no 429', async () => {
+    await withFakeUpstreamApp({ apiKey: API_KEY, accountOf: signedInUser }, async (app, upstream) => {
+      const people = await Promise.all(Array.from({ length: 50 }, (_, i) => app.signedIn(`pupil-${i}`)));
+      const started = await Promise.all(people.map((person) => person.post('/identity/session')));
+      // Each reloads the page: the widget asks again and gets the same verification.
+      const reloaded = await Promise.all(people.map((person) => person.post('/identity/session')));
+      expect([...started, ...reloaded].map((res) => res.status)).toEqual(Array(100).fill(201));
+      expect(upstream.created).toHaveLength(50);
+    });
+  });
+});
+
+/** POST /session over a raw socket that is reset (TCP RST) as soon as the request is written. */
+async function postAndReset(port: number): Promise<void> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  await once(socket, 'connect');
+  const body = '{"restart":true}';
+  const request =
+    `POST /identity/session HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${body.length}\r\n\r\n${body}`;
+  const closed = once(socket, 'close');
+  socket.write(request, () => socket.resetAndDestroy());
+  await closed;
+}
+
+describe('creation limits, configured', () => {
   it('sessionLimit: false leaves creation to the app’s own limits', async () => {
     await withFakeUpstreamApp({ apiKey: API_KEY, sessionLimit: false }, async (app, _upstream) => {
       const browser = app.browser();

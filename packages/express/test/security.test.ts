@@ -1,7 +1,7 @@
 import { createConnection } from 'node:net';
 import { generateWebhookSecret } from '@verify-kit/client';
 import type { Browser } from '@verify-kit/testkit';
-import { expectKeyNeverLeaked } from '@verify-kit/testkit';
+import { capturingLogger, expectKeyNeverLeaked } from '@verify-kit/testkit';
 import { describe, expect, it } from 'vitest';
 import type { StatusResponseBody } from '../src/index.js';
 import { startApp } from './support/app.js';
@@ -110,6 +110,29 @@ describe('bad input on POST /session', () => {
   ];
 
   it.each(badInput)('refuses %s and creates nothing', refusesAndCreatesNothing);
+
+  // The browser never hands the kit a contact to send to, well-formed or not (issue 26, finding 9).
+  it('refuses a contact sent by the browser (a phone number the service would refuse) as bad input, never a 500', () =>
+    refusesAndCreatesNothing('', {}, '{"sendTo":{"phoneNumber":"123456"}}', 400, 'INVALID_BODY'));
+
+  it('sessionOptions returning a contact the service would refuse: 500 SESSION_OPTIONS_INVALID, warned once per kit', async () => {
+    const lines: string[] = [];
+    const misconfigured = await startApp({
+      baseUrl: context.upstream.url,
+      apiKey: API_KEY,
+      logger: capturingLogger(lines),
+      sessionOptions: () => ({ phoneNumber: '123456' }),
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await misconfigured.browser().post<ErrorJson>('/identity/session');
+        expect([res.status, res.json.error.code]).toEqual([500, 'SESSION_OPTIONS_INVALID']);
+      }
+      expect(lines.filter((line) => line.includes('would refuse: fix sessionOptions'))).toHaveLength(1);
+    } finally {
+      await misconfigured.close();
+    }
+  });
 
   it('answers 405 with Allow to other methods', async () => {
     const res = await context.app.browser().get<ErrorJson>('/identity/session');

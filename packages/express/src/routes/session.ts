@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { ERROR_CODES, isVerifyKitError } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { type KitSession, sessionOf, type VerificationBinding } from '../binding.js';
+import type { VerificationBinding } from '../binding.js';
 import type { Owner } from '../bindings.js';
 import { readJson } from '../body-limit.js';
 import type { Found, KitCore } from '../core.js';
+import { CreationTicket } from '../creation-ticket.js';
 import { ERROR_CODE, kitError } from '../errors.js';
 import { LOCALES, PHASE, type Phase } from '../protocol.js';
 import { isCrossSite, isJsonContentType } from '../request-guards.js';
@@ -74,6 +74,7 @@ async function create(
   owner: Owner,
   request: SessionRequest,
   contact: SendLinkContact | undefined,
+  ticket: CreationTicket,
 ) {
   const { locale } = request;
   const body = await core.createBody(req, {
@@ -82,6 +83,7 @@ async function create(
       ? {}
       : { contact: contact.channel === 'email' ? { email: contact.to } : { phoneNumber: contact.to } }),
   });
+  await ticket.take(core.limits, owner);
   const created = await core.client.createSession(body);
   const binding: VerificationBinding = {
     verificationSessionId: created.id,
@@ -103,7 +105,8 @@ async function create(
   return binding;
 }
 
-async function handle(core: KitCore, req: Request, res: Response): Promise<void> {
+async function handle(core: KitCore, req: Request, res: Response, ticket: CreationTicket): Promise<void> {
+  await ticket.check(core.limits);
   const request = await parseRequest(core, req, res);
   const owner = await core.bindings.ownerOf(req);
   // The person's own contacts, checked, before anything changes: a refused send leaves the session as it is.
@@ -120,27 +123,16 @@ async function handle(core: KitCore, req: Request, res: Response): Promise<void>
     return;
   }
   const key = owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${sessionKey(req)}`;
-  core.limits.takeCreation(owner.accountId !== undefined ? key : browserOf(req), req.ip);
   const joinable = owner.accountId !== undefined;
   if (contact !== undefined) await core.sendLink.take(req, contact);
   let sent = false; // a request that joins another's creation sent nothing
   const binding = await core.creations.run(key, joinable, () => {
     sent = contact !== undefined;
-    return create(core, req, res, owner, request, contact);
+    return create(core, req, res, owner, request, contact, ticket);
   });
   const answer = await core.sessionResponse(req, binding, core.createdView(binding), offers);
   if (sent && contact !== undefined) answer.sentTo = maskContact(contact);
   res.status(201).set('Cache-Control', 'no-store').json(answer);
-}
-
-/**
- * A random id of this browser for the creation limit, kept in its session: unlike the session id it
- * survives the move to a new id at each creation, so a script keeping its cookies is counted too.
- */
-function browserOf(req: Request): string {
-  const session = sessionOf(req) as KitSession & { verifyKitClient?: unknown };
-  if (typeof session.verifyKitClient !== 'string') session.verifyKitClient = randomUUID();
-  return `browser:${session.verifyKitClient}`;
 }
 
 function sessionKey(req: Request): string {
@@ -151,6 +143,8 @@ function sessionKey(req: Request): string {
 /** POST /session: starts (or resumes) the verification of this account or browser session. */
 export function sessionRoute(core: KitCore): RequestHandler {
   return (req, res) => {
-    handle(core, req, res).catch((error: unknown) => core.fail(res, error, 'POST /session'));
+    // First, before any await: the address is gone from the socket once the client resets.
+    const ticket = new CreationTicket(req, res);
+    handle(core, req, res, ticket).catch((error: unknown) => core.fail(res, error, 'POST /session'));
   };
 }

@@ -1,5 +1,5 @@
 import { EventEmitter, once } from 'node:events';
-import type { createClient } from 'redis';
+import { createClient } from 'redis';
 import type { Logger } from '../../src/index.js';
 import type { RedisStatusBus } from '../../src/redis.js';
 import { type AppSetup, startApp, type TestApp } from './app.js';
@@ -40,4 +40,18 @@ export function startBusApp(options: BusAppOptions, setup: AppSetup = {}): Promi
     { ...kit, statusBus: bus, replayStore: bus.replayStore, pollIntervalMs: POLL_INTERVAL_MS },
     setup,
   );
+}
+
+/** A node-redis client of yours, connected (its errors while Redis is down are expected, not thrown). */
+export async function connectedClient(url: string): Promise<RedisClient> {
+  const client: RedisClient = createClient({ url });
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
+/** Closes it politely while Redis answers, at once otherwise. */
+export async function closeClient(client: RedisClient): Promise<void> {
+  if (client.isReady) await client.close();
+  else client.destroy();
 }
