@@ -92,6 +92,7 @@ test('in Arabic the pages and the widget read right to left, the code left to ri
   await signIn(page);
   await runScenario(page, 'Plain approval', async (p) => {
     await p.getByLabel(LANGUAGE).selectOption('ar');
+    await p.getByLabel('Duration in minutes (1 to 1440)').fill('2');
   });
 
   await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
@@ -99,10 +100,12 @@ test('in Arabic the pages and the widget read right to left, the code left to ri
   await expect(page).toHaveTitle('تحقق من هويتك · العرض التجريبي لـ verify-kit');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('تحقق من هويتك');
   await expect(page.locator('#scenario-summary')).toHaveText(
-    'السيناريو: البريد الإلكتروني للحساب، بلا كلمة مرور لمرة واحدة، بلا معايير موافقة، التطبيق بالإنجليزية، 30 دقيقة.',
+    // Two minutes: Arabic's dual, a form Intl.PluralRules gives and English does not have.
+    'السيناريو: البريد الإلكتروني للحساب، بلا كلمة مرور لمرة واحدة، بلا معايير موافقة، التطبيق بالإنجليزية، دقيقتان.',
   );
   await expect(widget(page)).toHaveAttribute('dir', 'rtl');
   await expect(widgetPart(page, 'title')).toHaveText('تابع في التطبيق');
+  await expect(widgetPart(page, 'time')).toHaveText('الوقت المتبقي: دقيقتان');
   await expect(widgetPart(page, 'code').locator('[aria-hidden="true"]')).toHaveCSS('direction', 'ltr');
   await expect
     .poll(() =>
@@ -112,6 +115,12 @@ test('in Arabic the pages and the widget read right to left, the code left to ri
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   await snap(page, 'verify-awaiting-ar', { docs: true });
+  const desktop = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const sideways = () =>
+    page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+  expect(await sideways()).toBe(false);
+  if (desktop) await page.setViewportSize(desktop);
 
   await submitDocument(phone(page));
   await expectPhase(page, 'approved');

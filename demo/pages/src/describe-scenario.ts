@@ -1,4 +1,4 @@
-import { fill, t } from './text/index.js';
+import { fill, plural, t } from './text/index.js';
 import type { Scenario } from './types.js';
 
 export function describeScenario(scenario: Scenario): string {
@@ -10,14 +10,13 @@ export function describeScenario(scenario: Scenario): string {
         ? fill(text.contactPhone, { phone: scenario.phoneNumber ?? '' }).trim()
         : text.contactNone;
   const count = scenario.approvalCriteria.length;
-  const criteria =
-    count === 0 ? text.criteriaNone : count === 1 ? text.criteriaOne : fill(text.criteriaMany, { n: count });
+  const criteria = count === 0 ? text.criteriaNone : plural('criteria', count);
   return fill(text.scenario, {
     contact,
     otp: scenario.sendOTP ? text.otpOn : text.otpOff,
     criteria,
     // The service's app speaks English or Turkish: English for the other languages of the pages.
     language: scenario.locale === 'tr' ? text.languageTr : text.languageEn,
-    duration: scenario.duration,
+    duration: plural('minutes', scenario.duration),
   });
 }

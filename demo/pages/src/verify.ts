@@ -4,10 +4,10 @@ import { api, messageOf } from './api.js';
 import { $, clearMessage, loadMe, showMessage, startOver } from './chrome.js';
 import { describeScenario } from './describe-scenario.js';
 import { mountReviewer, type Reviewer } from './reviewer.js';
-import { type DemoText, t } from './text/index.js';
+import { type DemoKey, t } from './text/index.js';
 import type { Me } from './types.js';
 
-const OUTCOME: Record<string, keyof DemoText> = {
+const OUTCOME: Record<string, DemoKey> = {
   awaiting_user: 'outcomeAwaiting',
   in_review: 'outcomeReview',
   in_manual_review: 'outcomeManualReview',

@@ -74,15 +74,18 @@ export const en = {
   gateNotApproved: 'closed: not approved',
   gateUnavailable: 'closed: the service could not be reached',
   gateClosed: 'closed ({answer})',
-  scenario: 'Scenario: {contact}, {otp}, {criteria}, app in {language}, {duration} minutes.',
+  scenario: 'Scenario: {contact}, {otp}, {criteria}, app in {language}, {duration}.',
   contactEmail: 'the account’s e-mail',
   contactPhone: 'the phone {phone}',
   contactNone: 'no contact detail (contact-less)',
   otpOn: 'validated with a one-time password',
   otpOff: 'no one-time password',
   criteriaNone: 'no approval criteria',
-  criteriaOne: '1 approval criterion',
-  criteriaMany: '{n} approval criteria',
+  // A count's forms: the one Intl.PluralRules chooses for the page's language (`_other` if absent).
+  criteria_one: '{n} approval criterion',
+  criteria_other: '{n} approval criteria',
+  minutes_one: '{n} minute',
+  minutes_other: '{n} minutes',
   languageEn: 'English',
   languageTr: 'Turkish',
 
@@ -129,4 +132,11 @@ export const en = {
   apiUnexpected: 'Something unexpected went wrong. Please reload the page.',
 };
 
-export type DemoText = Record<keyof typeof en, string>;
+/** Plural forms some languages have beside `one` and `other` (Arabic has all of them). */
+type MorePlurals = `${'criteria' | 'minutes'}_${'zero' | 'two' | 'few' | 'many'}`;
+
+/** A key every table has. */
+export type DemoKey = keyof typeof en;
+
+/** Every key of the English table (a table without one fails the typecheck), and any plural form. */
+export type DemoText = Record<DemoKey, string> & Partial<Record<MorePlurals, string>>;

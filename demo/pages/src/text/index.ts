@@ -1,4 +1,4 @@
-import { type DemoText, en } from './en.js';
+import { type DemoKey, type DemoText, en } from './en.js';
 import { inlineParts } from './inline.js';
 
 /*
@@ -7,7 +7,7 @@ import { inlineParts } from './inline.js';
  * build; `useLocale` loads another table (a file of its own, fetched only when used) and swaps it in.
  */
 
-export type { DemoText };
+export type { DemoKey, DemoText };
 export type DemoLocale = 'en' | 'tr' | 'de' | 'ar';
 const TABLES: Record<Exclude<DemoLocale, 'en'>, () => Promise<DemoText>> = {
   tr: () => import('./tr.js').then((m) => m.tr),
@@ -28,6 +28,16 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
     key in values ? String(values[key]) : whole,
   );
+}
+
+/**
+ * `n` in the form of `key` that Intl.PluralRules chooses for the page's language (`key_other` when the
+ * table has no such form), the number formatted by Intl.NumberFormat.
+ */
+export function plural(key: 'criteria' | 'minutes', n: number): string {
+  const lang = document.documentElement.lang || 'en';
+  const form = current[`${key}_${new Intl.PluralRules(lang).select(n)}` as keyof DemoText];
+  return (form ?? current[`${key}_other`]).replace('{n}', n.toLocaleString(lang));
 }
 
 /** The text as nodes: plain runs as text, backticked runs as <code>. Never parsed as HTML. */
