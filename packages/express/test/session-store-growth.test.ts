@@ -1,5 +1,6 @@
 // Every session id move (a new verification, the first approval) must not leave a dead session in
-// the integrator's store for each visitor: an old session is kept only when it holds the app's data.
+// the integrator's store for each visitor: the old session is destroyed, also when it holds the app's
+// data (issue 26 finding 4: an old id must not stay signed in; session-move.test.ts).
 import session from 'express-session';
 import { describe, expect, it } from 'vitest';
 import { startVerificationIn, useSandboxApp } from './support/fixtures.js';
@@ -29,9 +30,9 @@ describe('the session store after a verification', () => {
     expect(await sessionsInStore()).toBe(1);
   });
 
-  it("keeps the old sessions that hold the app's own data (a tab in flight stays signed in)", async () => {
+  it("destroys the old sessions that hold the app's own data too: one session per signed-in visitor", async () => {
     const before = await sessionsInStore();
     await verifyAndPass(true);
-    expect(await sessionsInStore()).toBe(before + 3);
+    expect(await sessionsInStore()).toBe(before + 1);
   });
 });
