@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Request } from 'express';
 import {
   type RateLimiterAbstract,
@@ -56,12 +57,28 @@ export interface CreationKeys {
 /**
  * The address a request came from, read when it arrives: once the client resets the connection the
  * socket has none. Behind `trust proxy` it is Express's `req.ip`. A request whose address is gone
- * counts in one bucket shared by all such requests, never in none.
+ * counts in one bucket shared by all such requests, never in none. An IPv6 address counts as its
+ * /64: one subscriber's line or host holds a whole /64, and could rotate through it.
  */
 export function addressOf(req: Request): string {
   const address = req.ip ?? req.socket?.remoteAddress;
   if (typeof address !== 'string' || address.length === 0) return 'unknown';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (address.startsWith('::ffff:') && isIPv4(address.slice(7))) return address.slice(7);
+  return isIPv6(address) ? prefix64(address) : address;
+}
+
+/** `2001:db8:1:2::/64` for any address in that /64. */
+function prefix64(address: string): string {
+  const [head = '', tail] = (address.split('%')[0] ?? '').split('::');
+  const groupsOf = (part: string) =>
+    part === '' ? [] : part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]));
+  const left = groupsOf(head);
+  const right = tail === undefined ? [] : groupsOf(tail);
+  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /**

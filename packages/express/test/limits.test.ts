@@ -59,6 +59,24 @@ describe('creation limits', () => {
     );
   });
 
+  it('an IPv6 client rotating addresses inside its /64 counts as one address; another /64 is another', async () => {
+    await withFakeUpstreamApp(
+      { apiKey: API_KEY, sessionLimit: { perClient: 100, perIp: 3, windowSeconds: 60 } },
+      async (app, upstream) => {
+        // Behind a proxy (trust proxy): the address is X-Forwarded-For's.
+        const from = async (address: string) =>
+          (await app.browser().post('/identity/session', {}, { 'x-forwarded-for': address })).status;
+        const rotating = [];
+        for (let i = 1; i <= 10; i++) rotating.push(await from(`2001:db8:5:6::${i.toString(16)}`));
+        expect(rotating).toEqual([201, 201, 201, ...Array(7).fill(429)]);
+        expect(await from('2001:db8:5:6:ffff:ffff:ffff:ffff')).toBe(429);
+        expect(await from('2001:db8:5:7::1')).toBe(201);
+        expect(upstream.created).toHaveLength(4);
+      },
+      { routes: (express) => express.set('trust proxy', 'loopback') },
+    );
+  });
+
   it('a refusal touches no session: 300 refusals set no cookie and the session store does not grow', async () => {
     const store = new session.MemoryStore();
     const sessionsInStore = () =>
