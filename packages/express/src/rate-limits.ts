@@ -92,8 +92,8 @@ function sharedLimiter(redis: LimitRedisClient, memory: RateLimiterMemory, opts:
     useRedisPackage: true,
     // Fail over at once rather than queue behind a reconnecting client.
     rejectIfRedisNotReady: true,
-    insuranceLimiter: memory,
   });
+  // The wrapper's insurance alone: a command that fails after its timeout is not counted twice.
   return new RLWrapperTimeouts({ limiter: inRedis, timeoutMs: REDIS_TIMEOUT_MS, insuranceLimiter: memory });
 }
 

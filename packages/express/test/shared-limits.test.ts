@@ -165,6 +165,28 @@ describe('creation limits shared through Redis', () => {
     }
   });
 
+  it('Redis that stops answering (a script holds it): counted in memory after 2 s, still bounded, never a 5xx', async () => {
+    const [a, b] = await twoInstances({ perIp: 2 });
+    const admin = await connectedClient(redis.url);
+    const killer = await connectedClient(redis.url);
+    try {
+      // A script that never ends: Redis answers nobody (then only BUSY) until SCRIPT KILL.
+      const held = admin.sendCommand(['EVAL', 'while true do end', '0']).catch(() => undefined);
+      const created = upstream.created.length;
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push(await newVisitor(a!));
+      expect(statuses).toEqual([201, 201, 429, 429]);
+      expect(upstream.created.length - created).toBe(2);
+      await killer.sendCommand(['SCRIPT', 'KILL']);
+      await held;
+    } finally {
+      await closeClient(admin);
+      await closeClient(killer);
+      await a?.close();
+      await b?.close();
+    }
+  });
+
   // Last: it stops the shared redis-server (and starts it again on the same port).
   it('Redis stopped: each instance counts in its own memory, bounded at perIp each, never a 5xx, and says so', async () => {
     const [a, b] = await twoInstances({ perIp: 3 });
