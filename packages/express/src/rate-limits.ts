@@ -103,6 +103,12 @@ interface LimiterOptions {
   duration: number;
 }
 
+/** A count in this process's memory, or with `redis` in Redis (this process's memory while it does not answer). */
+export function countIn(redis: LimitRedisClient | undefined, opts: LimiterOptions): RateLimiterAbstract {
+  const memory = new RateLimiterMemory(opts);
+  return redis === undefined ? memory : sharedLimiter(redis, memory, opts);
+}
+
 /**
  * The kit's own limits against amplification: new upstream sessions per client and per address in
  * a window (rate-limiter-flexible: in memory, or in Redis for every instance), and open long-polls
@@ -124,11 +130,8 @@ export class RateLimits {
     private readonly log: Log,
   ) {
     if (limit === false) return;
-    const make = (name: string, points: number) => {
-      const opts = { keyPrefix: `${limit.prefix}${name}`, points, duration: limit.windowSeconds };
-      const memory = new RateLimiterMemory(opts);
-      return limit.redis === undefined ? memory : sharedLimiter(limit.redis, memory, opts);
-    };
+    const make = (name: string, points: number) =>
+      countIn(limit.redis, { keyPrefix: `${limit.prefix}${name}`, points, duration: limit.windowSeconds });
     this.#points.address = limit.perIp;
     this.#points.client = limit.perClient;
     this.#perAddress = make('address', limit.perIp);

@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
 import { EmailSchema, isVerifyKitError, PhoneNumberSchema, type VerifyKitError } from '@verify-kit/client';
 import type { Request } from 'express';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  RLWrapperTimeouts,
-} from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Owner } from './bindings.js';
 import { ERROR_CODE, kitError } from './errors.js';
 import type { SendLinkChannel, SendLinkOffer } from './protocol.js';
+import { countIn, type LimitRedisClient } from './rate-limits.js';
 import { maskContact } from './routes/mask-contact.js';
 
 /** The person's own contacts, as the app vouches for them (verified by the app, not typed in the browser). */
@@ -30,16 +25,9 @@ export type ContactOf = (req: Request) => VouchedContacts | undefined | Promise<
 export type BeforeSend = (req: Request, contact: SendLinkContact) => void | Promise<void>;
 
 /** What the send counts use of a node-redis (v6) client: `createClient()` from `redis` fits. */
-export interface SendLimitRedisClient {
-  readonly isReady: boolean;
-  eval(...args: never[]): Promise<unknown>;
-  multi(): unknown;
-  del(...args: never[]): Promise<unknown>;
-}
+export type SendLimitRedisClient = LimitRedisClient;
 
 export const DEFAULT_SEND_PREFIX = 'verify-kit:send:';
-/** A Redis count that takes longer than this is counted in this process instead. */
-const REDIS_TIMEOUT_MS = 2000;
 
 /** `sendLink` once validated (options.ts). */
 export interface SendLinkSettings {
@@ -58,17 +46,7 @@ export interface SendLinkSettings {
 
 /** A count in memory, or in Redis with this process's memory as the fallback while Redis is away. */
 function limiter(settings: SendLinkSettings, name: string, points: number, duration: number) {
-  const opts = { keyPrefix: `${settings.prefix}${name}`, points, duration };
-  const memory = new RateLimiterMemory(opts);
-  if (settings.redis === undefined) return memory;
-  const inRedis = new RateLimiterRedis({
-    ...opts,
-    storeClient: settings.redis,
-    useRedisPackage: true,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: memory,
-  });
-  return new RLWrapperTimeouts({ limiter: inRedis, timeoutMs: REDIS_TIMEOUT_MS, insuranceLimiter: memory });
+  return countIn(settings.redis, { keyPrefix: `${settings.prefix}${name}`, points, duration });
 }
 
 /** What the kit may do with one request's contacts: per channel, the contact or why not. */
