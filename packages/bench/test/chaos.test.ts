@@ -20,6 +20,7 @@ describe('chaos, small: three instances behind HAProxy on one Redis', () => {
       arrivalEveryMs: 400,
       reviewDelayMs: 1000,
       drainMs: 2000,
+      shutdown: 'drain',
       dropWebhooks: 0.2,
       faults: { kill: true, redisRestart: true, rollingRestart: false },
       deadline: Date.now() + 150_000,

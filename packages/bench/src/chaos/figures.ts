@@ -46,8 +46,12 @@ export interface ChaosFigures {
   /** From the sandbox's approval to the browser's long-poll learning it, ms. */
   approvalToBrowserMs: Summary;
   faults: Window[];
-  /** During the rolling restart: connections people saw reset (or a 502 for one) (goal: 0). */
-  rollingRestartResets: number | null;
+  /**
+   * During the rolling restart (goal: 0 each): connections people saw reset (or a 502 for one), and
+   * the failed connections or responses the balancer met towards the instances (each a reset that
+   * only HAProxy's `retry-on` kept from people).
+   */
+  rollingRestartResets: { seenByPeople: number; atBalancer: number } | null;
   goalsMet: boolean;
 }
 
@@ -76,10 +80,17 @@ export function figuresOf(input: {
   const rollingRestartResets =
     rolling === undefined
       ? null
-      : failures.filter((f) => f.at >= rolling.from && f.at <= rolling.to && RESET.test(f.code)).length;
+      : {
+          seenByPeople: failures.filter(
+            (f) => f.at >= rolling.from && f.at <= rolling.to && RESET.test(f.code),
+          ).length,
+          atBalancer: (rolling.balancer.failedConnections ?? 0) + (rolling.balancer.failedResponses ?? 0),
+        };
   const shown = failures.filter((f) => !f.quiet && (f.step === 'session' || f.step === 'status'));
   const visibleErrors = count(shown.map((f) => `${f.step} ${f.code}`));
-  const faultOf = (at: number) => windows.find((w) => at >= w.from && at <= w.to + 1000)?.name ?? 'no fault';
+  // The latest fault begun before it (an answer may arrive up to a second after its fault ended).
+  const faultOf = (at: number) =>
+    windows.findLast((w) => at >= w.from && at <= w.to + 1000)?.name ?? 'no fault';
   const visibleErrorsByFault: Record<string, Record<string, number>> = {};
   for (const f of shown) {
     const during = (visibleErrorsByFault[faultOf(f.at)] ??= {});
@@ -121,7 +132,8 @@ export function figuresOf(input: {
     figures.falseGrants === 0 &&
     figures.approvedEvents.exactlyOnce === figures.approved &&
     Object.keys(visibleErrors).length === 0 &&
-    (rollingRestartResets ?? 0) === 0;
+    (rollingRestartResets === null ||
+      (rollingRestartResets.seenByPeople === 0 && rollingRestartResets.atBalancer === 0));
   return figures;
 }
 
@@ -146,9 +158,11 @@ export function printFigures(f: ChaosFigures, log: (line: string) => void = cons
   if (Object.keys(f.gaveUp).length > 0) log(`    gave up: ${JSON.stringify(f.gaveUp)}`);
   const l = f.approvalToBrowserMs;
   log(`    approval → browser: p50 ${l.median} ms, p99 ${l.p99} ms, max ${l.max} ms (${l.count} people)`);
-  if (f.rollingRestartResets !== null) {
+  const resets = f.rollingRestartResets;
+  if (resets !== null) {
     log(
-      `${mark(f.rollingRestartResets === 0)} connection resets seen by people during the rolling restart: ${f.rollingRestartResets}`,
+      `${mark(resets.seenByPeople === 0 && resets.atBalancer === 0)} connection resets during the rolling restart: ` +
+        `${resets.seenByPeople} seen by people, ${resets.atBalancer} met by the balancer (and retried)`,
     );
   }
   for (const w of f.faults) {

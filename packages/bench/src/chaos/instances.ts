@@ -10,6 +10,8 @@ export interface InstanceSettings {
   config: Omit<AppConfig, 'eventsFile'>;
   /** How long kit.shutdown() drains on SIGTERM. */
   drainMs: number;
+  /** 'close': on SIGTERM, kit.close() and the server closed at once, as before kit.shutdown() (comparison). */
+  shutdown: 'drain' | 'close';
   /** Where each instance appends its onStatusChange events. */
   dir: string;
   /** The packages from their sources (tests), not dist. */
@@ -42,7 +44,7 @@ export class Instances {
   async start(name: string): Promise<void> {
     const port = this.#portOf(name);
     const child = startChild<AppCommands>(new URL('../harness/app-process.ts', import.meta.url), {
-      env: { BENCH_DRAIN_MS: String(this.settings.drainMs) },
+      env: { BENCH_DRAIN_MS: String(this.settings.drainMs), BENCH_SHUTDOWN: this.settings.shutdown },
       fromSource: this.settings.fromSource,
     });
     this.#children.set(name, child);

@@ -12,13 +12,15 @@ import { runChaos } from './run-chaos.js';
 
 const USAGE = `pnpm chaos [--people 200] [--max-seconds 600] [--publish] [--source]
 
-  --source   run the packages from their TypeScript sources instead of their builds`;
+  --source          run the packages from their TypeScript sources instead of their builds
+  --shutdown close  stop instances as before kit.shutdown() (kit.close(), server closed at once), to compare`;
 
 const ArgsSchema = z.strictObject({
   people: z.coerce.number().int().min(5).max(5000).default(200),
   maxSeconds: z.coerce.number().int().min(30).max(3600).default(600),
   publish: z.boolean().default(false),
   source: z.boolean().default(false),
+  shutdown: z.enum(['drain', 'close']).default('drain'),
 });
 
 function parse(argv: string[]) {
@@ -29,6 +31,7 @@ function parse(argv: string[]) {
     if (arg === '--publish' || arg === '--source') raw[arg.slice(2)] = true;
     else if (arg === '--people' || arg === '--max-seconds')
       raw[arg === '--people' ? 'people' : 'maxSeconds'] = argv[++i];
+    else if (arg === '--shutdown') raw.shutdown = argv[++i];
     else throw new Error(`unknown argument ${arg}`);
   }
   return ArgsSchema.parse(raw);
@@ -59,6 +62,7 @@ try {
     arrivalEveryMs: 250,
     reviewDelayMs: 1500,
     drainMs: 3000,
+    shutdown: args.shutdown,
     dropWebhooks: 0.2,
     faults: { kill: true, redisRestart: true, rollingRestart: true },
     deadline,
@@ -66,8 +70,10 @@ try {
     log: (line) => console.log(line),
   });
   printFigures(figures);
-  const written = writeResults('chaos', figures, args.publish);
-  console.log(`\nfigures written to ${written.join(', ')} (key "chaos")`);
+  // The comparison run (the shutdown before kit.shutdown()) is kept under its own key.
+  const key = args.shutdown === 'close' ? 'chaosOldShutdown' : 'chaos';
+  const written = writeResults(key, figures, args.publish);
+  console.log(`\nfigures written to ${written.join(', ')} (key "${key}")`);
   process.exitCode = figures.goalsMet ? 0 : 1;
 } catch (error) {
   console.error('pnpm chaos failed:', error);

@@ -25,6 +25,8 @@ export interface ChaosOptions {
   reviewDelayMs: number;
   /** kit.shutdown()'s drain on SIGTERM. */
   drainMs: number;
+  /** 'close': the shutdown before kit.shutdown() (kit.close(), the server closed at once), to compare. */
+  shutdown: 'drain' | 'close';
   /** Share of the sandbox's webhook events lost whole (0.2: 20 %). */
   dropWebhooks: number;
   faults: { kill: boolean; redisRestart: boolean; rollingRestart: boolean };
@@ -99,6 +101,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         shared: { sessionSecret: randomBytes(32).toString('hex') },
       },
       drainMs: options.drainMs,
+      shutdown: options.shutdown,
       dir,
       fromSource: options.fromSource,
     });

@@ -42,9 +42,17 @@ export type AppCommands = typeof commands;
 serveCommands(commands);
 
 // A rolling deploy stops an instance with SIGTERM: the kit drains it (BENCH_DRAIN_MS), then it exits.
+// BENCH_SHUTDOWN=close: the shutdown the express README showed before kit.shutdown(), for comparison.
 process.once('SIGTERM', () => {
   const drainMs = Number(process.env.BENCH_DRAIN_MS ?? 0);
-  const done = server && bench ? bench.shutdown(server, drainMs) : Promise.resolve();
+  const old = process.env.BENCH_SHUTDOWN === 'close';
+  const stop = async (running: Server, app: NonNullable<typeof bench>) => {
+    if (!old) return app.shutdown(running, drainMs);
+    await app.close();
+    running.close();
+    running.closeAllConnections();
+  };
+  const done = server && bench ? stop(server, bench) : Promise.resolve();
   done.then(
     () => process.exit(0),
     () => process.exit(1),
