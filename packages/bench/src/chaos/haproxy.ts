@@ -30,7 +30,9 @@ defaults
     timeout server 40s
     timeout http-keep-alive 10s
     timeout check 2s
-    # a request whose instance died (kill -9) before answering goes to another one
+    # a request whose instance died (kill -9) before answering goes to another one; safe for the
+    # kit: GET /status is read-only, POST /session answers the verification already bound, and a
+    # webhook's replay is refused by its webhook-id (the Redis replay store)
     retries 3
     option redispatch 1
     retry-on conn-failure empty-response response-timeout
