@@ -93,8 +93,10 @@ export function figuresOf(input: {
     windows.findLast((w) => at >= w.from && at <= w.to + 1000)?.name ?? 'no fault';
   const visibleErrorsByFault: Record<string, Record<string, number>> = {};
   for (const f of shown) {
-    const during = (visibleErrorsByFault[faultOf(f.at)] ??= {});
+    const fault = faultOf(f.at);
+    const during = visibleErrorsByFault[fault] ?? {};
     during[`${f.step} ${f.code}`] = (during[`${f.step} ${f.code}`] ?? 0) + 1;
+    visibleErrorsByFault[fault] = during;
   }
   const pageErrors = count(
     failures.filter((f) => f.step === 'sign-in' || f.step === 'gate').map((f) => `${f.step} ${f.code}`),
