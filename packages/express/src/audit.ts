@@ -9,6 +9,8 @@ export interface AuditEvent {
   identificationId?: string;
   /** gate.denied: the phase that was refused (null: no verification); webhook.accepted: the event type. */
   detail?: string | null;
+  /** gate.granted / gate.denied: `read` from the service now, or `stored` (the visit's stored decision). */
+  source?: 'read' | 'stored';
 }
 
 export type AuditHandler = (event: AuditEvent) => void;

@@ -2,7 +2,22 @@ import { ERROR_CODES, VerifyKitError } from '@verify-kit/client';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { VerificationBinding } from './binding.js';
+import { BoundedMap } from './lru.js';
 import { bindingExpiresAt, type Retention, resolveRetention, statusRecordExpiresAt } from './retention.js';
+
+/** Decisions one process keeps at most (the least recently used go first: their owners read again). */
+const MEMORY_DECISIONS = 100_000;
+
+// Stores whose decisions live in this process only: a webhook received by another instance reaches
+// them through the status bus's hint (decisions.ts), not through the store.
+const perProcessStores = new WeakSet<BindingStore>();
+
+/** true for createMemoryBindingStore's stores (one process); any other store is taken as shared. */
+export function isPerProcessStore(store: BindingStore): boolean {
+  return perProcessStores.has(store);
+}
+/** Bindings and status records one process keeps at most, each (the least recently used go first). */
+const MEMORY_ENTRIES = 100_000;
 
 /** The last status the kit saw of an identification: what `onStatusChange` compares against. */
 export interface StatusRecord {
@@ -18,12 +33,25 @@ export interface StatusRecord {
   identificationId?: string;
 }
 
+/**
+ * The last decision the kit knows of an identification (decisions.ts): what the gate answers from
+ * inside a visit. Only the kit writes it, from an upstream read or a verified webhook.
+ */
+export interface StoredDecision {
+  /** The upstream status; null when a webhook said it changed without saying to what (read again). */
+  status: string | null;
+  /** Epoch ms: when the read that saw it started, or when the webhook arrived. The later one wins. */
+  at: number;
+  source: 'read' | 'webhook';
+}
+
 type MaybePromise<T> = T | Promise<T>;
 
 /**
  * Where verify-kit keeps which identification belongs to which account, and the last status seen of
- * each identification (so that `onStatusChange` fires once per transition across instances). Holds
- * ids, links and a session code: no personal data, and never a grant (the gate re-reads the status).
+ * each identification (so that `onStatusChange` fires once per transition across instances), and the
+ * last decision of each identification (what the gate answers inside a visit; a webhook on any
+ * instance reaches it here). Holds ids, links, a session code and statuses: no personal data.
  * Implement it over your own database; `createMemoryBindingStore` (one process) and
  * `createRedisBindingStore` (`@verify-kit/express/redis`) ship with the kit.
  *
@@ -46,6 +74,14 @@ export interface BindingStore {
     next: StatusRecord,
   ): MaybePromise<boolean>;
   deleteStatus(identificationId: string): MaybePromise<void>;
+  getDecision(identificationId: string): MaybePromise<StoredDecision | undefined>;
+  /**
+   * Stores `next` unless the stored decision's `at` is later (atomically across instances): an older
+   * read or event never overwrites a newer one. `ttlMs`: it may be dropped after that (the kit
+   * ignores an older one anyway). True when it stored.
+   */
+  putDecision(identificationId: string, next: StoredDecision, ttlMs: number): MaybePromise<boolean>;
+  deleteDecision(identificationId: string): MaybePromise<void>;
   /** For kit.health(): false (or a rejection) when the store cannot serve. Optional. */
   health?(): MaybePromise<boolean>;
 }
@@ -56,9 +92,6 @@ export interface MemoryBindingStoreOptions {
   /** Bindings, and status records, kept at most (each): the least recently used go first. Default 100 000. */
   maxEntries?: number;
 }
-
-/** Bindings and status records one process keeps at most, each (the least recently used go first). */
-const MEMORY_ENTRIES = 100_000;
 
 const MemoryOptionsSchema = z.strictObject({
   retention: z.unknown().optional(),
@@ -88,7 +121,8 @@ export function createMemoryBindingStore(options: MemoryBindingStoreOptions = {}
     if (ttl > 0) map.set(key, value, { ttl });
     else map.delete(key);
   };
-  return {
+  const decisions = new BoundedMap<string, StoredDecision>(MEMORY_DECISIONS);
+  const store: BindingStore = {
     get: (accountId) => bindings.get(accountId),
     set(accountId, binding) {
       keep(bindings, accountId, structuredClone(binding), bindingExpiresAt(binding, retention));
@@ -105,6 +139,17 @@ export function createMemoryBindingStore(options: MemoryBindingStoreOptions = {}
     deleteStatus(identificationId) {
       statuses.delete(identificationId);
     },
+    getDecision: (identificationId) => decisions.get(identificationId),
+    putDecision(identificationId, next, ttlMs) {
+      if ((decisions.get(identificationId)?.at ?? Number.NEGATIVE_INFINITY) > next.at) return false;
+      decisions.set(identificationId, { ...next }, ttlMs);
+      return true;
+    },
+    deleteDecision(identificationId) {
+      decisions.delete(identificationId);
+    },
     health: () => true,
   };
+  perProcessStores.add(store);
+  return store;
 }

@@ -11,16 +11,17 @@ import type { Request, Response } from 'express';
 import { createAudit } from './audit.js';
 import type { VerificationBinding } from './binding.js';
 import { Bindings, type Owner } from './bindings.js';
+import { type DecideOptions, type DecisionSource, Decisions, type VisitMarker } from './decisions.js';
 import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
 import { createLog, type Log } from './log.js';
 import type { Dispatcher, ResolvedOptions, SessionOptions } from './options.js';
 import { phaseOf } from './phase.js';
 import type { Locale, SendLinkOffer, SessionResponseBody, StatusResponseBody } from './protocol.js';
-import { RateLimits } from './rate-limits.js';
 import { QrImages } from './qr-image.js';
+import { RateLimits } from './rate-limits.js';
 import { SendLink } from './send-link.js';
-import { SessionCreations } from './session-creation.js';
 import { serviceLocale } from './service-locale.js';
+import { SessionCreations } from './session-creation.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from './status-bus.js';
 import { StatusEvents } from './status-events.js';
 import { StatusReader } from './status-reader.js';
@@ -36,6 +37,11 @@ export interface Found {
 
 export type Lookup = Found | { owner: Owner; binding: undefined };
 
+/** The gate's and statusOf's lookup: how the status was had, and the visit it starts (decisions.ts). */
+export type Decision =
+  | (Found & { source: DecisionSource; visit?: VisitMarker })
+  | { owner: Owner; binding: undefined };
+
 /** Everything the routes and the gate share; one per createVerifyKit call. */
 export class KitCore {
   readonly log: Log;
@@ -44,13 +50,14 @@ export class KitCore {
   readonly hints: SubmissionHints;
   readonly watch: StatusWatch;
   readonly creations = new SessionCreations();
+  readonly qr = new QrImages();
   readonly bindings: Bindings;
   readonly events: StatusEvents;
+  readonly decisions: Decisions;
   readonly audit: ReturnType<typeof createAudit>;
   readonly limits: RateLimits;
   readonly sendLink: SendLink;
   readonly bus: StatusBus;
-  readonly qr = new QrImages();
   readonly #unsubscribe: () => void;
   #closed = false;
   #draining = false;
@@ -78,8 +85,12 @@ export class KitCore {
     );
     this.reader = new StatusReader(this.client, options.now, {
       maxReadsPerSecond: options.maxReadsPerSecond,
-      onRead: (id, identification, startedAt) => this.events.observe(id, identification, startedAt),
+      onRead: (id, identification, startedAt) => {
+        this.events.observe(id, identification, startedAt);
+        return this.decisions.record(id, identification.status, startedAt);
+      },
     });
+    this.decisions = new Decisions(this.reader, this.bindings, options, this.log, options.now);
     this.audit = createAudit(options.onAudit, this.log, options.now);
     this.limits = new RateLimits(options.sessionLimit, options.maxLongPolls, this.log);
     this.sendLink = new SendLink(options.sendLink, (message) => this.warnOnce(message));
@@ -115,6 +126,7 @@ export class KitCore {
     if (typeof hint?.type === 'string' && SESSION_ENDED_EVENTS.includes(hint.type)) {
       this.hints.noteSessionEnded(identificationId);
     }
+    this.decisions.onHint(identificationId, hint);
     this.reader.invalidate(identificationId);
     this.watch.poke(identificationId);
   }
@@ -156,10 +168,23 @@ export class KitCore {
     return { owner, binding, identification, view: this.describe(binding, identification) };
   }
 
-  /** A proven request saw its verification approved: the session id moves (anonymous, first time). */
-  async approvedBy(req: Request, found: Found): Promise<void> {
+  /** The verification of a gated request (gate, statusOf): per visit, or a read each time. */
+  async decide(req: Request, options: DecideOptions = {}): Promise<Decision> {
+    const owner = await this.bindings.ownerOf(req);
+    const binding = await this.bindings.find(req, owner);
+    if (binding === undefined) return { owner, binding };
+    const decided = await this.decisions.decide(req, owner, binding.identificationId, options);
+    return { owner, binding, ...decided, view: this.describe(binding, decided.identification) };
+  }
+
+  /**
+   * A proven request saw its verification approved: the session id moves (anonymous, first time),
+   * then the visit this read started is entered in the session (the moved one).
+   */
+  async approvedBy(req: Request, found: Found & { visit?: VisitMarker }): Promise<void> {
     if (isApproved(found.identification.status)) {
       await this.bindings.approved(req, found.owner, found.binding, this.now());
+      if (found.visit !== undefined) this.decisions.enter(req, found.visit);
     }
   }
 

@@ -2,8 +2,9 @@ import { isApproved, isKnownStatus, VerifyKitError } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { KitCore } from './core.js';
+import type { DecisionSettings, Freshness } from './decisions.js';
 import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
-import { fn, invalidOptions } from './options.js';
+import { FreshnessSchema, fn, invalidOptions } from './options.js';
 import type { ErrorResponseBody, Phase } from './protocol.js';
 import { isNavigation, sameOriginPath } from './request-guards.js';
 import { sendUnavailablePage } from './unavailable-page.js';
@@ -11,7 +12,13 @@ import { sendUnavailablePage } from './unavailable-page.js';
 export interface RequireApprovedOptions {
   /** Where browser navigations go when not approved (a path of this site), with `?returnTo=<path>`. */
   redirectTo?: string;
-  /** Reuse a status read younger than this (ms) instead of a new upstream read. Default 0. */
+  /** 'visit' (the kit's default) or 'every-request' (a read per gated request); default the kit's `freshness`. */
+  freshness?: Freshness;
+  /**
+   * 'every-request': reuse a read younger than this (ms); default 0. 'visit': this gate's bound on
+   * a stored decision's age before it is re-read in the background (at most the kit's
+   * staleIfErrorMs); default the kit's `maxAgeMs`.
+   */
   maxAgeMs?: number;
   /**
    * Answers a request the gate cannot decide because the service failed (the response must be
@@ -48,12 +55,23 @@ const GateOptionsSchema = z.strictObject({
     'must be a function (req, res, error) that sends the response',
   ).optional(),
   onRefuse: z.enum(['respond', 'next'], { error: 'must be "respond" or "next"' }).default('respond'),
+  freshness: FreshnessSchema.optional(),
 });
 
 const KNOWN_GATE_OPTIONS = Object.keys(GateOptionsSchema.shape);
 
-function parseGateOptions(input: unknown) {
-  const parsed = GateOptionsSchema.safeParse(input ?? {});
+function parseGateOptions(input: unknown, kit: DecisionSettings) {
+  const schema = GateOptionsSchema.superRefine((options, ctx) => {
+    const visit = (options.freshness ?? kit.freshness) === 'visit';
+    if (visit && options.maxAgeMs !== undefined && options.maxAgeMs > kit.staleIfErrorMs) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['maxAgeMs'],
+        message: `must be at most the kit's staleIfErrorMs (${kit.staleIfErrorMs}) with freshness "visit"`,
+      });
+    }
+  });
+  const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) throw invalidOptions('requireApproved', parsed.error, KNOWN_GATE_OPTIONS);
   return parsed.data;
 }
@@ -96,23 +114,34 @@ function refuse(
 }
 
 /**
- * The gate (docs/architecture.md, "The gate"): next() only for APPROVED, read from the upstream on every request (coalesced);
- * otherwise 303 for browser navigations, 403 JSON for the rest, 503 on any upstream failure.
+ * The gate (docs/architecture.md, "The gate"): next() only for APPROVED, read from the upstream at
+ * the first gated request of a visit and answered from the stored decision inside it (decisions.ts),
+ * or read on every request with freshness 'every-request' (coalesced); otherwise 303 for browser
+ * navigations, 403 JSON for the rest, 503 where a read is needed and fails.
  */
 export function createGate(core: KitCore, input?: RequireApprovedOptions): RequestHandler {
-  const { redirectTo, maxAgeMs, onUnavailable, onRefuse } = parseGateOptions(input);
+  const { redirectTo, maxAgeMs, onUnavailable, onRefuse, freshness } = parseGateOptions(
+    input,
+    core.decisions.settings,
+  );
+  const decideOptions = {
+    ...(freshness === undefined ? {} : { freshness }),
+    ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+  };
   return (req, res, next) => {
     let passed = false;
     const run = async () => {
       core.assertOpen();
-      const found = await core.lookup(req, maxAgeMs);
+      const found = await core.decide(req, decideOptions);
       const { accountId } = found.owner;
+      const source = found.binding === undefined ? undefined : found.source;
       const refused = (status: string | null, phase: Phase | null) => {
         core.audit({
           type: 'gate.denied',
           accountId,
           identificationId: found.binding?.identificationId,
           detail: phase,
+          ...(source === undefined ? {} : { source }),
         });
         if (onRefuse === 'next') next(notApproved(status, phase));
         else refuse(req, res, redirectTo, status, phase);
@@ -125,7 +154,12 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
       }
       if (!isApproved(identification.status)) return refused(view.status, view.phase);
       await core.approvedBy(req, found);
-      core.audit({ type: 'gate.granted', accountId, identificationId: found.binding.identificationId });
+      core.audit({
+        type: 'gate.granted',
+        accountId,
+        identificationId: found.binding.identificationId,
+        source: found.source,
+      });
       passed = true;
       next();
     };

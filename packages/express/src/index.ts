@@ -2,8 +2,14 @@ export type { ErrorCode, VerifyRequest, VerifyResponse } from '@verify-kit/clien
 export { isVerifyKitError, VerifyKitError } from '@verify-kit/client';
 export type { AuditEvent, AuditHandler } from './audit.js';
 export type { VerificationBinding } from './binding.js';
-export type { BindingStore, MemoryBindingStoreOptions, StatusRecord } from './binding-store.js';
+export type {
+  BindingStore,
+  MemoryBindingStoreOptions,
+  StatusRecord,
+  StoredDecision,
+} from './binding-store.js';
 export { createMemoryBindingStore } from './binding-store.js';
+export type { DecisionSource, Freshness } from './decisions.js';
 export { ERROR_CODE } from './errors.js';
 export type { NotApprovedBody, RequireApprovedOptions } from './gate.js';
 export type { KitHealth } from './health.js';

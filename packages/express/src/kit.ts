@@ -1,6 +1,7 @@
 import type { VerifyRequest, VerifyResponse } from '@verify-kit/client';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { KitCore } from './core.js';
+import type { DecisionSource, Freshness } from './decisions.js';
 import { createGate, type RequireApprovedOptions } from './gate.js';
 import { type KitHealth, readHealth } from './health.js';
 import { resolveOptions, type VerifyKitOptions } from './options.js';
@@ -10,7 +11,9 @@ import { noVerification } from './routes/status.js';
 import { parseShutdownOptions, type ShutdownOptions, shutdown } from './shutdown.js';
 
 export interface StatusOfOptions {
-  /** Reuse a status read younger than this (ms). Default 0: a new (coalesced) upstream read. */
+  /** Default the kit's: 'visit' reads at the start of a visit and answers from the stored decision inside it. */
+  freshness?: Freshness;
+  /** As requireApproved's: 'every-request' reuses a read younger than this (default 0). */
   maxAgeMs?: number;
 }
 
@@ -21,10 +24,12 @@ export interface StatusOfResult {
   expiresAt: string | null;
   /** true only for the upstream status APPROVED. */
   approved: boolean;
+  /** `read` from the service now, `stored` from the visit's stored decision; null when none is bound. */
+  source: DecisionSource | null;
 }
 
 /** An account's verification, read now: for jobs, webhooks of your own, admin pages. */
-export interface AccountStatus extends StatusOfResult {
+export interface AccountStatus extends Omit<StatusOfResult, 'source'> {
   status: string;
   phase: Phase;
   expiresAt: string;
@@ -69,12 +74,18 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
     requireApproved: (gateOptions) => createGate(core, gateOptions),
     async statusOf(req, statusOptions = {}) {
       core.assertOpen();
-      const maxAgeMs = statusOptions.maxAgeMs ?? 0;
-      const found = await core.lookup(req, Number.isInteger(maxAgeMs) && maxAgeMs > 0 ? maxAgeMs : 0);
-      if (found.binding === undefined) return { status: null, phase: null, expiresAt: null, approved: false };
+      const { freshness, maxAgeMs } = statusOptions;
+      const found = await core.decide(req, {
+        ...(freshness === 'every-request' || freshness === 'visit' ? { freshness } : {}),
+        ...(Number.isInteger(maxAgeMs) && (maxAgeMs as number) > 0 ? { maxAgeMs } : {}),
+      });
+      if (found.binding === undefined) {
+        return { status: null, phase: null, expiresAt: null, approved: false, source: null };
+      }
       await core.approvedBy(req, found);
       const { status, phase, expiresAt } = found.view;
-      return { status, phase, expiresAt, approved: found.identification.status === 'APPROVED' };
+      const approved = found.identification.status === 'APPROVED';
+      return { status, phase, expiresAt, approved, source: found.source };
     },
     async verify(req, body) {
       core.assertOpen();
@@ -87,6 +98,7 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
       core.assertOpen();
       const owner = await core.bindings.ownerOf(req);
       const forgotten = await core.bindings.forget(req, res ?? req.res, owner);
+      await core.decisions.forget(req, forgotten?.identificationId);
       if (forgotten !== undefined) {
         core.audit({ type: 'binding.forgotten', ...owner, identificationId: forgotten.identificationId });
       }

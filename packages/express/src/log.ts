@@ -1,4 +1,10 @@
-import type { Logger } from './options.js';
+/** The integrator's logger (`console` works); each level optional. */
+export interface Logger {
+  debug?(message: string, meta?: Record<string, unknown>): void;
+  info?(message: string, meta?: Record<string, unknown>): void;
+  warn?(message: string, meta?: Record<string, unknown>): void;
+  error?(message: string, meta?: Record<string, unknown>): void;
+}
 
 export interface Log {
   debug(message: string, meta?: Record<string, unknown>): void;

@@ -12,6 +12,8 @@ import { z } from 'zod';
 import type { AuditHandler } from './audit.js';
 import { type BindingStore, createMemoryBindingStore } from './binding-store.js';
 import type { AccountOf } from './bindings.js';
+import type { Freshness } from './decisions.js';
+import type { Logger } from './log.js';
 import { DEFAULT_MAX_WAIT_SECONDS, MAX_WAIT_SECONDS, type SendLinkChannel } from './protocol.js';
 import { DEFAULT_LIMIT_PREFIX, type LimitRedisClient } from './rate-limits.js';
 import type { ReplayStore } from './replay-store.js';
@@ -25,7 +27,9 @@ import type { StatusBus } from './status-bus.js';
 import type { StatusChangeHandler } from './status-events.js';
 
 /** What a webhook is about, from its parsed JSON: the identification and the event type. */
-export type WebhookPayloadParser = (json: unknown) => { identificationId: string; type: string } | undefined;
+export type WebhookPayloadParser = (
+  json: unknown,
+) => { identificationId: string; type: string; status?: string } | undefined;
 
 /**
  * Creation limits per window: per client (browser or account) and per address. Counted in this
@@ -86,12 +90,7 @@ export interface WebhookVerifierInput {
  */
 export type WebhookVerifier = (input: WebhookVerifierInput) => { id: string } | Promise<{ id: string }>;
 
-export interface Logger {
-  debug?(message: string, meta?: Record<string, unknown>): void;
-  info?(message: string, meta?: Record<string, unknown>): void;
-  warn?(message: string, meta?: Record<string, unknown>): void;
-  error?(message: string, meta?: Record<string, unknown>): void;
-}
+export type { Logger };
 
 export interface VerifyKitOptions {
   /** The service's base address, e.g. https://idv.example.com (no /api/v1). */
@@ -120,6 +119,18 @@ export interface VerifyKitOptions {
   sessionLimit?: SessionLimit | false;
   /** Upstream reads per identification per second; more are served a read under 1 s old. Default 5. */
   maxReadsPerSecond?: number;
+  /**
+   * 'visit' (default): the first gated request of a visit reads the status, the rest of the visit is
+   * answered from the stored decision. 'every-request': every gated request reads (README, "Freshness
+   * and outages").
+   */
+  freshness?: Freshness;
+  /** A visit ends after this long without a gated request. Default 1 800 000 (30 minutes). */
+  visitIdleMs?: number;
+  /** A stored decision older than this is re-read in the background while served. Default 300 000 (5 minutes). */
+  maxAgeMs?: number;
+  /** Inside a visit, a stored APPROVED is served this long past its last successful read while re-reads fail. Default 3 600 000 (1 hour). */
+  staleIfErrorMs?: number;
   /** Allow http:// to a host that is not this machine (the API key travels in clear text). Default false. */
   allowInsecureHttp?: boolean;
   /** The webhook body's meaning; default the v1 event `{ type, data: { identificationId } }`. */
@@ -220,6 +231,13 @@ const SendLinkSchema = z
     }
   });
 
+const DAY_MS = 86_400_000;
+
+/** `freshness`, kit-wide and per gate. */
+export const FreshnessSchema = z.enum(['visit', 'every-request'], {
+  error: 'must be "visit" (a read per visit, the stored decision inside it) or "every-request"',
+});
+
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 const OptionsSchema = z
@@ -248,8 +266,18 @@ const OptionsSchema = z
       'must be a function (req) => the signed-in account id (a string), or undefined for a visitor',
     ).optional(),
     bindingStore: objectWith<BindingStore>(
-      ['get', 'set', 'delete', 'getStatus', 'compareAndSetStatus', 'deleteStatus'],
-      'must implement BindingStore: get, set, delete, getStatus, compareAndSetStatus, deleteStatus (see createMemoryBindingStore)',
+      [
+        'get',
+        'set',
+        'delete',
+        'getStatus',
+        'compareAndSetStatus',
+        'deleteStatus',
+        'getDecision',
+        'putDecision',
+        'deleteDecision',
+      ],
+      'must implement BindingStore: get, set, delete, getStatus, compareAndSetStatus, deleteStatus, getDecision, putDecision, deleteDecision (see createMemoryBindingStore)',
     ).default(createMemoryBindingStore),
     onStatusChange: fn<StatusChangeHandler>('must be a function (event) => void').optional(),
     onAudit: fn<AuditHandler>('must be a function (event) => void').optional(),
@@ -281,6 +309,10 @@ const OptionsSchema = z
       )
       .default({ perClient: 5, perIp: 60, windowSeconds: 60, prefix: DEFAULT_LIMIT_PREFIX }),
     maxReadsPerSecond: int('', 1, 10_000).default(5),
+    freshness: FreshnessSchema.default('visit'),
+    visitIdleMs: int('milliseconds', 1000, DAY_MS).default(30 * 60_000),
+    maxAgeMs: int('milliseconds', 0, DAY_MS).default(5 * 60_000),
+    staleIfErrorMs: int('milliseconds', 0, DAY_MS).default(60 * 60_000),
     allowInsecureHttp: z.boolean({ error: 'must be true or false' }).default(false),
     strict: z.boolean({ error: 'must be true or false' }).default(false),
     webhookPayload: fn<WebhookPayloadParser>(
@@ -336,6 +368,13 @@ const OptionsSchema = z
     now: fn<() => number>('must be a function returning epoch milliseconds').default(() => Date.now),
   })
   .superRefine((options, ctx) => {
+    if (options.staleIfErrorMs < options.maxAgeMs) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['staleIfErrorMs'],
+        message: `must be at least maxAgeMs (${options.maxAgeMs}): a stored decision is re-read once older than maxAgeMs and served while re-reads fail for at most staleIfErrorMs`,
+      });
+    }
     if (options.webhookSecret !== undefined && options.webhookVerifier !== undefined) {
       ctx.addIssue({
         code: 'custom',

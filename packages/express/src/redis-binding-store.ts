@@ -1,5 +1,5 @@
 import { parseBinding } from './binding.js';
-import type { BindingStore, StatusRecord } from './binding-store.js';
+import type { BindingStore, StatusRecord, StoredDecision } from './binding-store.js';
 import {
   invalidOptions,
   openConnection,
@@ -10,7 +10,10 @@ import {
 import { bindingExpiresAt, type Retention, resolveRetention, statusRecordExpiresAt } from './retention.js';
 
 export interface RedisBindingStoreOptions extends RedisConnectionOptions {
-  /** Key prefix. Default `verify-kit:`: bindings under `<prefix>account:<id>`, statuses under `<prefix>status:<id>`. */
+  /**
+   * Key prefix. Default `verify-kit:`: bindings under `<prefix>account:<id>`, statuses under
+   * `<prefix>status:<id>`, decisions under `<prefix>decision:<id>` (expiring).
+   */
   prefix?: string;
   /** How long bindings and status records are kept (every key expires). Default 365 days approved, 7 days pending. */
   retention?: Retention;
@@ -32,6 +35,26 @@ if (current == false and ARGV[1] == '') or current == ARGV[1] then
   return 1
 end
 return 0`;
+
+// Newer wins: `next` is stored unless the stored decision's `at` is later; it expires after ARGV[3] ms.
+const PUT_DECISION = `
+local current = redis.call('HGET', KEYS[1], 'at')
+if current and tonumber(current) > tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'at', ARGV[1], 'decision', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+function parseDecision(value: unknown): StoredDecision | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const { status, at, source } = JSON.parse(value) as Partial<StoredDecision>;
+    if (status !== null && typeof status !== 'string') return undefined;
+    if (typeof at !== 'number' || (source !== 'read' && source !== 'webhook')) return undefined;
+    return { status, at, source };
+  } catch {
+    return undefined;
+  }
+}
 
 function parseRecord(value: unknown): StatusRecord | undefined {
   if (typeof value !== 'string') return undefined;
@@ -66,6 +89,7 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
   };
   const accountKey = (accountId: string) => `${prefix}account:${accountId}`;
   const statusKey = (identificationId: string) => `${prefix}status:${identificationId}`;
+  const decisionKey = (identificationId: string) => `${prefix}decision:${identificationId}`;
   let closed = false;
 
   return {
@@ -96,6 +120,17 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
     },
     async deleteStatus(identificationId) {
       await command(['DEL', statusKey(identificationId)]);
+    },
+    async getDecision(identificationId) {
+      return parseDecision(await command(['HGET', decisionKey(identificationId), 'decision']));
+    },
+    async putDecision(identificationId, next, ttlMs) {
+      const args = [String(next.at), JSON.stringify(next), String(Math.max(1, Math.ceil(ttlMs)))];
+      const reply = await command(['EVAL', PUT_DECISION, '1', decisionKey(identificationId), ...args]);
+      return reply === 1;
+    },
+    async deleteDecision(identificationId) {
+      await command(['DEL', decisionKey(identificationId)]);
     },
     async health() {
       return (await command(['PING'])) === 'PONG';

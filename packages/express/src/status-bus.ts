@@ -8,6 +8,8 @@ export interface StatusHint {
   type?: string;
   /** true when the event proves the person submitted a document. */
   documentSubmitted?: boolean;
+  /** The identification's status the event gives, if any: one not APPROVED refuses at once; never a grant. */
+  status?: string;
 }
 
 export type StatusListener = (identificationId: string, hint: StatusHint) => void;

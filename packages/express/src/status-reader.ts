@@ -20,8 +20,11 @@ interface InFlight {
 export interface ReaderHooks {
   /** Upstream reads per identification per second; beyond, a read under 1 s old is served. */
   maxReadsPerSecond: number;
-  /** Each upstream read that answered (not a reuse), with when it started. */
-  onRead?(identificationId: string, identification: Identification, startedAt: number): void;
+  /**
+   * Each upstream read that answered (not a reuse), with when it started. The read's callers get
+   * their answer once a returned promise settles (the stored decision is written first).
+   */
+  onRead?(identificationId: string, identification: Identification, startedAt: number): void | Promise<void>;
 }
 
 const PRESSURE_WINDOW_MS = 1000;
@@ -73,7 +76,7 @@ export class StatusReader {
     entry.promise = Promise.resolve()
       .then(() => this.client.getIdentification(identificationId))
       .then(
-        (identification) => {
+        async (identification) => {
           if (!sameIdentification(identification.id, identificationId)) {
             settle();
             throw new VerifyKitError(
@@ -81,13 +84,13 @@ export class StatusReader {
               'the service answered another identification than the one asked for',
             );
           }
-          // Only a read nobody invalidated meanwhile may be reused later.
-          if (settle()) this.#latest.set(key, { identification, readAt: this.now() });
           try {
-            this.hooks.onRead?.(identificationId, identification, startedAt);
+            await this.hooks.onRead?.(identificationId, identification, startedAt);
           } catch {
             // The hook's own failures are its own (it logs them).
           }
+          // Only a read nobody invalidated meanwhile may be reused later.
+          if (settle()) this.#latest.set(key, { identification, readAt: this.now() });
           return identification;
         },
         (error: unknown) => {

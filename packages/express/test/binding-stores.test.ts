@@ -37,7 +37,7 @@ async function sqliteStore(): Promise<BindingStore> {
   const SQL = await initSqlJs();
   const db = new SQL.Database();
   db.run(
-    'CREATE TABLE verify_kit (key TEXT PRIMARY KEY, value TEXT NOT NULL, status TEXT, expires_at BIGINT NOT NULL)',
+    'CREATE TABLE verify_kit (key TEXT PRIMARY KEY, value TEXT NOT NULL, status TEXT, at BIGINT, expires_at BIGINT NOT NULL)',
   );
   return createSqlBindingStore({
     async get(sql, params) {
@@ -81,6 +81,26 @@ const stores: [string, () => Promise<BindingStore>][] = [
 ];
 
 describe.each(stores)('BindingStore contract: %s', (_name, make) => {
+  it('decisions: the later `at` wins whatever the order of arrival; delete removes it', async () => {
+    const store = await make();
+    const at = Date.now();
+    expect(await store.getDecision('id-1')).toBeUndefined();
+    expect(await store.putDecision('id-1', { status: 'APPROVED', at, source: 'read' }, 60_000)).toBe(true);
+    // A webhook received after that read replaces it; the read that started before it cannot return.
+    const revoked = { status: 'REJECTED', at: at + 5, source: 'webhook' } as const;
+    expect(await store.putDecision('id-1', revoked, 60_000)).toBe(true);
+    expect(await store.putDecision('id-1', { status: 'APPROVED', at: at + 4, source: 'read' }, 60_000)).toBe(
+      false,
+    );
+    expect(await store.getDecision('id-1')).toEqual(revoked);
+    const invalidated = { status: null, at: at + 9, source: 'webhook' } as const;
+    expect(await store.putDecision('id-1', invalidated, 60_000)).toBe(true);
+    expect(await store.getDecision('id-1')).toEqual(invalidated);
+    expect(await store.getDecision('id-2')).toBeUndefined();
+    await store.deleteDecision('id-1');
+    expect(await store.getDecision('id-1')).toBeUndefined();
+  });
+
   it('keeps, replaces and deletes an account’s binding', async () => {
     const store = await make();
     expect(await store.get('ada')).toBeUndefined();

@@ -81,9 +81,9 @@ describe('single-flight status reads', () => {
     );
   });
 
-  it('maxAgeMs lets the gate reuse a recent read; 0 reads every time', async () => {
+  it("freshness 'every-request': maxAgeMs lets the gate reuse a recent read; 0 reads every time", async () => {
     await withFakeUpstreamApp(
-      { apiKey: API_KEY },
+      { apiKey: API_KEY, freshness: 'every-request' },
       async (app, upstream) => {
         const browser = await approvedBrowser(app, upstream);
         upstream.reads = 0;

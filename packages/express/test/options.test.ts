@@ -58,6 +58,28 @@ const REFUSED: [string, Record<string, unknown>, RegExp][] = [
     /replayStore must be an object with claim\(id, ttlSeconds\)/,
   ],
   ['a logger with a non-function', { logger: { warn: 'yes' } }, /logger must be an object/],
+  ['an unknown freshness', { freshness: 'always' }, /freshness must be "visit" .* or "every-request"/],
+  ['a visitIdleMs under a second', { visitIdleMs: 10 }, /visitIdleMs must be at least 1000 milliseconds/],
+  ['a negative maxAgeMs', { maxAgeMs: -1 }, /maxAgeMs must be 0 or more/],
+  [
+    'a staleIfErrorMs below maxAgeMs',
+    { maxAgeMs: 600_000, staleIfErrorMs: 60_000 },
+    /staleIfErrorMs must be at least maxAgeMs \(600000\)/,
+  ],
+  [
+    'a binding store without the decision methods',
+    {
+      bindingStore: {
+        get() {},
+        set() {},
+        delete() {},
+        getStatus() {},
+        compareAndSetStatus() {},
+        deleteStatus() {},
+      },
+    },
+    /bindingStore must implement BindingStore: .*getDecision, putDecision, deleteDecision/,
+  ],
   [
     'a misspelt option',
     { webhookSecrets: 'x' },
@@ -79,6 +101,24 @@ describe('createVerifyKit accepting options', () => {
       now: Date.now,
     });
     expect(typeof kit.router).toBe('function');
+    await kit.close();
+  });
+
+  it('freshness and its bounds, kit-wide and per gate', async () => {
+    const kit = createVerifyKit({
+      ...VALID,
+      freshness: 'visit',
+      visitIdleMs: 15 * 60_000,
+      maxAgeMs: 60_000,
+      staleIfErrorMs: 60_000,
+    });
+    expect(typeof kit.requireApproved({ freshness: 'every-request', maxAgeMs: 5_000 })).toBe('function');
+    expect(typeof kit.requireApproved({ maxAgeMs: 30_000 })).toBe('function');
+    // With freshness 'visit', a gate's maxAgeMs bounds the stored decision: not past staleIfErrorMs.
+    expect(() => kit.requireApproved({ maxAgeMs: 120_000 })).toThrow(
+      /requireApproved: invalid options: maxAgeMs must be at most the kit's staleIfErrorMs \(60000\)/,
+    );
+    expect(() => kit.requireApproved({ freshness: 'sometimes' } as never)).toThrow(/freshness must be/);
     await kit.close();
   });
 });

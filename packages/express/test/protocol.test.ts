@@ -169,6 +169,8 @@ describe('the way to the gated page', () => {
       phase: 'approved',
       expiresAt: session.json.expiresAt,
       approved: true,
+      // Inside the visit the gated requests above began: the stored decision answers.
+      source: 'stored',
     });
     expect((await browser.post('/check-country?country=TUR')).json).toEqual({ verified: true });
     expect((await browser.post('/check-country?country=DEU')).json).toEqual({ verified: false });

@@ -251,12 +251,14 @@ describe('Slow clients (slowloris): connections held open by headers or bodies t
 
 describe('Fail open: a failing or lying upstream lets an unverified person through', () => {
   // Also proven: fault-matrix.test.ts (ten kinds of upstream failure × gate, /status, /session: never
-  // next()), security.test.ts "a webhook is only a hint". Here: a person approved a moment ago.
-  it('an approval seen a moment ago does not open the gate once the upstream fails', async () => {
+  // next()), security.test.ts "a webhook is only a hint". Here: a person approved a moment ago, with a
+  // read on every request (inside a visit the stored decision answers for staleIfErrorMs: outage.test.ts).
+  it("freshness 'every-request': an approval seen a moment ago does not open the gate once the upstream fails", async () => {
     const upstream = await startFakeUpstream();
     const fragile = await startApp({
       baseUrl: upstream.url,
       apiKey: API_KEY,
+      freshness: 'every-request',
       timeoutMs: 250,
       retries: 0,
       maxReadsPerSecond: 1000,

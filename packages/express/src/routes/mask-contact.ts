@@ -1,7 +1,10 @@
-import type { SendLinkContact } from '../send-link.js';
+import type { SendLinkChannel } from '../protocol.js';
 
-/** Where a link goes, as the person may see it: `a•••@example.com`, `•••••67`. */
-export function maskContact({ channel, to }: SendLinkContact): string {
+/**
+ * Where a link goes (send-link.ts's SendLinkContact, typed here by shape: send-link imports this
+ * module), as the person may see it: `a•••@example.com`, `•••••67`.
+ */
+export function maskContact({ channel, to }: { channel: SendLinkChannel; to: string }): string {
   if (channel === 'email') {
     const at = to.lastIndexOf('@');
     return `${to.slice(0, Math.min(1, at))}•••${to.slice(at)}`;

@@ -58,13 +58,18 @@ async function verify(core: KitCore, req: Request, body: Buffer): Promise<string
   }
 }
 
-/** The v1 event: `{ type, data: { identificationId } }`; anything else is not for the kit. */
+/** The v1 event: `{ type, data: { identificationId, status? } }`; anything else is not for the kit. */
 const v1Payload: WebhookPayloadParser = (json) => {
-  const { type, data } = (json ?? {}) as { type?: unknown; data?: { identificationId?: unknown } };
+  const { type, data } = (json ?? {}) as {
+    type?: unknown;
+    data?: { identificationId?: unknown; status?: unknown };
+  };
   const identificationId = data?.identificationId;
   if (typeof type !== 'string' || typeof identificationId !== 'string') return undefined;
   if (identificationId.length === 0 || identificationId.length > 256) return undefined;
-  return { type, identificationId };
+  // The identification's status, from identification.* events only (a session event's is not it).
+  const status = type.startsWith('identification.') ? data?.status : undefined;
+  return { type, identificationId, ...(typeof status === 'string' ? { status } : {}) };
 };
 
 /** What the delivery is about; undefined for a body the kit does not know (a test ping, a new event). */
@@ -108,8 +113,14 @@ async function claimDelivery(core: KitCore, local: MemoryReplayStore, id: string
 }
 
 /** Tells the status bus (every instance's long-polls), then reads once if the kit tells events. */
-async function announce(core: KitCore, identificationId: string, type: string): Promise<void> {
-  const hint = { type, documentSubmitted: SUBMISSION_EVENTS.includes(type) };
+async function announce(core: KitCore, identificationId: string, type: string, status?: string) {
+  const hint = {
+    type,
+    documentSubmitted: SUBMISSION_EVENTS.includes(type),
+    ...(typeof status === 'string' && status.length <= 64 ? { status } : {}),
+  };
+  // The stored decision first (refused at once on every instance sharing the store), then the bus.
+  const decided = await core.decisions.onWebhook(identificationId, hint);
   try {
     await core.bus.publish(identificationId, hint);
   } catch (error) {
@@ -118,12 +129,11 @@ async function announce(core: KitCore, identificationId: string, type: string): 
     });
     core.applyHint(identificationId, hint);
   }
-  // No browser may be open: one read here lets onStatusChange see the change.
+  // No browser may be open: one read here lets onStatusChange see the change, and replaces the
+  // event's word in the stored decision with the service's (an event may arrive late).
   const tracked = await core.events.tracked(identificationId);
-  if (tracked !== undefined) {
-    core.reader.invalidate(tracked);
-    await core.reader.read(tracked);
-  }
+  // The hint above dropped the cached read: this read (or the long-polls' one it joins) is new.
+  if (tracked !== undefined || decided) await core.reader.read(tracked ?? identificationId);
 }
 
 async function receive(core: KitCore, replays: MemoryReplayStore, req: Request, res: Response) {
@@ -142,10 +152,10 @@ async function receive(core: KitCore, replays: MemoryReplayStore, req: Request, 
     core.log.debug('webhook: a signed body the kit does not know, acknowledged and ignored');
     return;
   }
-  const { identificationId, type } = payload;
+  const { identificationId, type, status } = payload;
   core.log.debug('webhook accepted', { type, identificationId });
   core.audit({ type: 'webhook.accepted', identificationId, detail: type });
-  await announce(core, identificationId, type);
+  await announce(core, identificationId, type, status);
 }
 
 /**

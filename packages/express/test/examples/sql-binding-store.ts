@@ -6,7 +6,7 @@ export interface Sql {
   run(sql: string, params: unknown[]): Promise<number>;
 }
 
-// CREATE TABLE verify_kit (key TEXT PRIMARY KEY, value TEXT NOT NULL, status TEXT, expires_at BIGINT NOT NULL);
+// CREATE TABLE verify_kit (key TEXT PRIMARY KEY, value TEXT NOT NULL, status TEXT, at BIGINT, expires_at BIGINT NOT NULL);
 // Every row expires: a row past expires_at is never answered; a job deletes them now and then:
 // DELETE FROM verify_kit WHERE expires_at <= <now in epoch ms>
 export function createSqlBindingStore(db: Sql): BindingStore {
@@ -50,5 +50,17 @@ export function createSqlBindingStore(db: Sql): BindingStore {
       return changed === 1;
     },
     deleteStatus: (identificationId) => remove(`status:${identificationId}`),
+    getDecision: (identificationId) => read(`decision:${identificationId}`),
+    async putDecision(identificationId, next, ttlMs) {
+      // The later `at` wins; an expired row counts as no row.
+      const changed = await db.run(
+        'INSERT INTO verify_kit (key, value, at, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO UPDATE ' +
+          'SET value = excluded.value, at = excluded.at, expires_at = excluded.expires_at ' +
+          'WHERE verify_kit.at <= excluded.at OR verify_kit.expires_at <= ?',
+        [`decision:${identificationId}`, JSON.stringify(next), next.at, Date.now() + ttlMs, Date.now()],
+      );
+      return changed === 1;
+    },
+    deleteDecision: (identificationId) => remove(`decision:${identificationId}`),
   };
 }

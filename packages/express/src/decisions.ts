@@ -1,0 +1,234 @@
+import { type Identification, isApproved, isKnownStatus } from '@verify-kit/client';
+import type { Request } from 'express';
+import { isPerProcessStore, type StoredDecision } from './binding-store.js';
+import type { Bindings, Owner } from './bindings.js';
+import { identificationKey } from './identification-key.js';
+import type { Log } from './log.js';
+import { BoundedMap } from './lru.js';
+import type { StatusHint } from './status-bus.js';
+import type { StatusReader } from './status-reader.js';
+
+/**
+ * The visit, the stored decision and revocation (packages/express/README.md, "Freshness and
+ * outages"). The spec's rule is to re-read the status each time the user opens the application: the
+ * first gated request of a visit reads the service; inside the visit the gate answers from the last
+ * decision the kit read or received signed, kept in the BindingStore under the identification so a
+ * webhook on any instance reaches it.
+ */
+
+/** 'visit' (default): a read per visit, the stored decision inside it. 'every-request': a read each time. */
+export type Freshness = 'visit' | 'every-request';
+
+/** How a gated answer was made: `read` from the service just now, `stored` from the stored decision. */
+export type DecisionSource = 'read' | 'stored';
+
+export interface DecisionSettings {
+  freshness: Freshness;
+  visitIdleMs: number;
+  maxAgeMs: number;
+  staleIfErrorMs: number;
+}
+
+/** What express-session keeps of a visit: no status, only whose visit it is and when it was last seen. */
+export interface VisitMarker {
+  identificationId: string;
+  accountId: string | null;
+  /** Epoch ms of a gated request of the visit, refreshed at most every visitIdleMs / 10. */
+  seenAt: number;
+}
+
+/** The session key of the visit marker (session rotation does not carry it over). */
+export const VISIT_KEY = 'verifyKitVisit';
+
+export interface Decided {
+  identification: Identification;
+  source: DecisionSource;
+  /** A visit starts with this read: enter() it once the session is final (after an approval's move). */
+  visit?: VisitMarker;
+}
+
+export interface DecideOptions {
+  freshness?: Freshness;
+  /** 'every-request': reuse a read younger than this; 'visit': the stored decision's age before a re-read. */
+  maxAgeMs?: number;
+}
+
+/** A background re-read of one identification is tried at most this often (an outage is not hammered). */
+const REFRESH_RETRY_MS = 1000;
+/** Kept this much past staleIfErrorMs, so a slow read that started before a webhook still loses to it. */
+const DECISION_TTL_MARGIN_MS = 10 * 60_000;
+
+type VisitSession = Record<string, unknown>;
+
+function visitSessionOf(req: Request): VisitSession | undefined {
+  const session = (req as Request & { session?: unknown }).session;
+  return typeof session === 'object' && session !== null ? (session as unknown as VisitSession) : undefined;
+}
+
+function markerOf(session: VisitSession | undefined): VisitMarker | undefined {
+  const marker = session?.[VISIT_KEY] as Partial<VisitMarker> | undefined;
+  if (typeof marker !== 'object' || marker === null) return undefined;
+  const { identificationId, accountId, seenAt } = marker;
+  if (typeof identificationId !== 'string' || typeof seenAt !== 'number') return undefined;
+  if (accountId !== null && typeof accountId !== 'string') return undefined;
+  return { identificationId, accountId, seenAt };
+}
+
+export class Decisions {
+  // Background re-reads tried lately, per identification.
+  readonly #refreshing: BoundedMap<string, true>;
+  // What this process last stored per identification: a read that changes nothing skips the write.
+  readonly #written = new BoundedMap<string, { status: string; at: number }>(100_000);
+
+  constructor(
+    private readonly reader: StatusReader,
+    private readonly bindings: Bindings,
+    readonly settings: DecisionSettings,
+    private readonly log: Log,
+    private readonly now: () => number,
+  ) {
+    this.#refreshing = new BoundedMap(100_000, REFRESH_RETRY_MS, now);
+  }
+
+  /**
+   * The status this request acts on. A new visit, or a stored decision that does not grant, is read
+   * from the service now (a failure throws: fail closed); inside a visit a stored APPROVED younger
+   * than staleIfErrorMs is answered from the store (re-read in the background once older than
+   * maxAgeMs). A read that fails inside a visit may answer a stored refusal, never a grant.
+   */
+  async decide(req: Request, owner: Owner, identificationId: string, options: DecideOptions = {}) {
+    const freshness = options.freshness ?? this.settings.freshness;
+    if (freshness === 'every-request') {
+      const identification = await this.reader.read(identificationId, { maxAgeMs: options.maxAgeMs ?? 0 });
+      return { identification, source: 'read' } satisfies Decided;
+    }
+    const now = this.now();
+    const session = visitSessionOf(req);
+    const marker = markerOf(session);
+    const accountId = owner.accountId ?? null;
+    const inVisit =
+      marker !== undefined &&
+      marker.identificationId === identificationId &&
+      marker.accountId === accountId &&
+      now - marker.seenAt <= this.settings.visitIdleMs;
+    if (!inVisit) {
+      // An ended visit's marker goes now: a session moved on approval must not carry it.
+      if (marker !== undefined && session !== undefined) delete session[VISIT_KEY];
+      const identification = await this.reader.read(identificationId);
+      const visit = isApproved(identification.status)
+        ? { identificationId, accountId, seenAt: now }
+        : undefined;
+      return { identification, source: 'read', ...(visit === undefined ? {} : { visit }) } satisfies Decided;
+    }
+    if (now - marker.seenAt > this.settings.visitIdleMs / 10) {
+      this.enter(req, { ...marker, seenAt: now });
+    }
+    const { store } = this.bindings;
+    const stored = await this.bindings.stored(() => store.getDecision(identificationKey(identificationId)));
+    const age = stored === undefined ? Number.POSITIVE_INFINITY : now - stored.at;
+    const usable = stored !== undefined && stored.status !== null && age < this.settings.staleIfErrorMs;
+    if (usable && isApproved(stored.status)) {
+      if (age >= (options.maxAgeMs ?? this.settings.maxAgeMs)) this.#refresh(identificationId);
+      return {
+        identification: { id: identificationId, status: 'APPROVED' },
+        source: 'stored',
+      } satisfies Decided;
+    }
+    try {
+      return { identification: await this.reader.read(identificationId), source: 'read' } satisfies Decided;
+    } catch (error) {
+      // The service is down and the store knows a refusal: refuse (403), as the service last said.
+      if (usable && stored.status !== null) {
+        return {
+          identification: { id: identificationId, status: stored.status },
+          source: 'stored',
+        } satisfies Decided;
+      }
+      throw error;
+    }
+  }
+
+  /** Each upstream read that answered (StatusReader's hook): the decision, unless a newer one is stored. */
+  async record(identificationId: string, status: string, startedAt: number): Promise<void> {
+    const key = identificationKey(identificationId);
+    const written = this.#written.get(key);
+    if (written?.status === status && startedAt - written.at < this.settings.maxAgeMs / 4) return;
+    const decision: StoredDecision = { status, at: startedAt, source: 'read' };
+    try {
+      if (await this.#put(key, decision)) {
+        this.#written.set(key, { status, at: startedAt });
+      }
+    } catch {
+      // Logged by the store wrapper; the next gated request finds the store down too (503).
+    }
+  }
+
+  /**
+   * A verified webhook for an identification with a stored decision: a status the event gives that
+   * is not APPROVED replaces the decision (refused at once), anything else invalidates it (the next
+   * gated request reads). Never a grant. true when there was a decision: the caller then reads the
+   * status at once, so an event delivered late cannot stand for longer than that read.
+   */
+  async onWebhook(identificationId: string, hint: StatusHint): Promise<boolean> {
+    const key = identificationKey(identificationId);
+    this.#written.delete(key);
+    // A session's events leave the identification's status as it is (decision 3); an approval
+    // cannot revoke, and a stored refusal is read again by the gate anyway.
+    if (!hint?.type?.startsWith('identification.') || isApproved(hint.status)) return false;
+    const { store } = this.bindings;
+    if ((await this.bindings.stored(() => store.getDecision(key))) === undefined) return false;
+    const status = typeof hint.status === 'string' && isKnownStatus(hint.status) ? hint.status : null;
+    await this.#put(key, { status, at: this.now(), source: 'webhook' });
+    return true;
+  }
+
+  /**
+   * The status bus's hint, on every instance (the receiving one too). A shared store already holds
+   * the receiving instance's write, followed by its read (writing the event again here could put a
+   * late event back over that read); a store of this process only learns of the webhook here.
+   */
+  onHint(identificationId: string, hint: StatusHint): void {
+    this.#written.delete(identificationKey(identificationId));
+    if (!isPerProcessStore(this.bindings.store)) return;
+    this.onWebhook(identificationId, hint).catch(() => {
+      // Logged by the store wrapper.
+    });
+  }
+
+  /** forget(): the stored decision goes, and this browser's visit ends. */
+  async forget(req: Request, identificationId: string | undefined): Promise<void> {
+    const session = visitSessionOf(req);
+    if (session !== undefined && VISIT_KEY in session) delete session[VISIT_KEY];
+    if (identificationId === undefined) return;
+    const key = identificationKey(identificationId);
+    this.#written.delete(key);
+    const { store } = this.bindings;
+    await this.bindings.stored(() => store.deleteDecision(key));
+  }
+
+  /** `key`: identificationKey(id), as every store key of the kit. */
+  #put(key: string, decision: StoredDecision): Promise<boolean> {
+    const { store } = this.bindings;
+    const ttlMs = this.settings.staleIfErrorMs + DECISION_TTL_MARGIN_MS;
+    return this.bindings.stored(() => store.putDecision(key, decision, ttlMs));
+  }
+
+  /** Stale-while-revalidate: one background re-read (the reader's hook stores what it sees). */
+  #refresh(identificationId: string): void {
+    const key = identificationKey(identificationId);
+    if (this.#refreshing.has(key)) return;
+    this.#refreshing.set(key, true);
+    this.reader.read(identificationId).catch((error: unknown) => {
+      this.log.warn('a stored decision could not be re-read; it is served until staleIfErrorMs', {
+        identificationId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+  }
+
+  /** Without express-session (accounts only) there is no visit: every gated request reads. */
+  enter(req: Request, marker: VisitMarker): void {
+    const session = visitSessionOf(req);
+    if (session !== undefined) session[VISIT_KEY] = marker;
+  }
+}
