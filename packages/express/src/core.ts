@@ -171,9 +171,10 @@ export class KitCore {
   /** The verification of a gated request (gate, statusOf): per visit, or a read each time. */
   async decide(req: Request, options: DecideOptions = {}): Promise<Decision> {
     const owner = await this.bindings.ownerOf(req);
+    const early = this.decisions.prefetch(req, owner, options);
     const binding = await this.bindings.find(req, owner);
     if (binding === undefined) return { owner, binding };
-    const decided = await this.decisions.decide(req, owner, binding.identificationId, options);
+    const decided = await this.decisions.decide(req, owner, binding.identificationId, options, early);
     return { owner, binding, ...decided, view: this.describe(binding, decided.identification) };
   }
 
