@@ -143,6 +143,18 @@ describe('where a visit begins and ends', () => {
     expect(reads()).toBe(1);
   });
 
+  it('an anonymous visitor: one read per visit, across the session id moving at the approval', async () => {
+    const { app, reads } = await countedApp({ accountOf: undefined });
+    const visitor = app.browser();
+    await verifyIn(sandbox, visitor);
+    const before = visitor.cookieHeader;
+    reads();
+    expect(await statuses(visitor, '/api/data', 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(reads()).toBe(1);
+    // The first approved gated request moved the session to a new id (fixation); the visit moved too.
+    expect(visitor.cookieHeader).not.toBe(before);
+  });
+
   it('forget ends the visit: refused at once, and a new verification reads again', async () => {
     const { app, reads } = await countedApp();
     const linus = await approvedPerson(app, 'linus');
