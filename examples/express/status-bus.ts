@@ -5,6 +5,7 @@ import type { SameType } from '../support/same-type.js';
 interface StatusHint {
   type?: string;
   documentSubmitted?: boolean;
+  status?: string; // the event's status: one not APPROVED refuses until a read; never a grant
 } // JSON-serialisable
 interface StatusBus {
   publish(identificationId: string, hint: StatusHint): void | Promise<void>;
