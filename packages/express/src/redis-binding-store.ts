@@ -1,11 +1,11 @@
 import { parseBinding } from './binding.js';
 import type { BindingStore, StatusRecord, StoredDecision } from './binding-store.js';
 import {
+  commandRunner,
   invalidOptions,
   openConnection,
   type RedisConnectionOptions,
   shutDown,
-  withTimeout,
 } from './redis-client.js';
 import { bindingExpiresAt, type Retention, resolveRetention, statusRecordExpiresAt } from './retention.js';
 
@@ -69,8 +69,9 @@ function parseRecord(value: unknown): StatusRecord | undefined {
 }
 
 /**
- * Bindings and last-seen statuses in Redis, shared by every instance. Each call gives up after 2 s;
- * the kit then answers 503 BINDING_STORE_UNAVAILABLE (the gate fails closed).
+ * Bindings and last-seen statuses in Redis, shared by every instance. A call made while Redis
+ * restarts waits for it; each call gives up after 2 s, and the kit then answers 503
+ * BINDING_STORE_UNAVAILABLE (the gate fails closed).
  */
 export function createRedisBindingStore(options: RedisBindingStoreOptions): RedisBindingStore {
   const factory = 'createRedisBindingStore';
@@ -81,12 +82,8 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
   const retention = resolveRetention(factory, options?.retention);
   const connection = openConnection(factory, options);
   const { client } = connection;
-  const command = async (args: string[]): Promise<unknown> => {
-    // Right after start an owned client may still be connecting: wait for it, within the timeout.
-    if (!client.isReady) await withTimeout(connection.connected);
-    if (!client.isReady) throw new Error('redis is not connected');
-    return withTimeout(client.sendCommand(args));
-  };
+  // Waits out a reconnect (a Redis restart, or an owned client still connecting) within 2 s.
+  const command = commandRunner(client);
   const accountKey = (accountId: string) => `${prefix}account:${accountId}`;
   const statusKey = (identificationId: string) => `${prefix}status:${identificationId}`;
   const decisionKey = (identificationId: string) => `${prefix}decision:${identificationId}`;
@@ -115,7 +112,9 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
     async compareAndSetStatus(identificationId, expectedStatus, next) {
       const until = String(statusRecordExpiresAt(next, retention));
       const args = [expectedStatus ?? '', next.status, JSON.stringify(next), until];
-      const reply = await command(['EVAL', COMPARE_AND_SET, '1', statusKey(identificationId), ...args]);
+      const reply = await command(['EVAL', COMPARE_AND_SET, '1', statusKey(identificationId), ...args], {
+        repeatable: false,
+      });
       return reply === 1;
     },
     async deleteStatus(identificationId) {
@@ -133,7 +132,8 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
       await command(['DEL', decisionKey(identificationId)]);
     },
     async health() {
-      return (await command(['PING'])) === 'PONG';
+      // Readiness now: a balancer's check does not wait for a reconnect.
+      return client.isReady && (await command(['PING'])) === 'PONG';
     },
     async close() {
       if (closed) return;

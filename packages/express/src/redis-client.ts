@@ -16,7 +16,8 @@ export interface RedisClientLike {
   publish(channel: string, message: string): Promise<unknown>;
   subscribe(channel: string, listener: (message: string, channel: string) => unknown): Promise<unknown>;
   unsubscribe(channel: string): Promise<unknown>;
-  sendCommand(args: string[]): Promise<unknown>;
+  /** `abortSignal`: node-redis drops the command from its queue if it is not sent yet. */
+  sendCommand(args: string[], options?: { abortSignal?: AbortSignal }): Promise<unknown>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   on(event: 'ready' | 'end', listener: () => void): unknown;
   close(): Promise<unknown>;
@@ -114,13 +115,77 @@ export function openConnection(factory: string, options: RedisConnectionOptions 
     });
   };
   if (client !== undefined) return { client, owned: false, connected: Promise.resolve(), log, watch };
-  const own = createClient({ url }) as unknown as RedisClientLike;
+  const own = createClient({ url, socket: { reconnectStrategy } }) as unknown as RedisClientLike;
   watch(own, 'publisher');
   const connected = own.connect().then(
     () => undefined,
     () => undefined, // reported by the 'error' listener; a client closed before it connected lands here too
   );
   return { client: own, owned: true, connected, log, watch };
+}
+
+/**
+ * The kit's own clients try again every 100 ms to 500 ms (node-redis's default backs off to 2 s):
+ * a command waiting out a Redis restart (commandRunner) is sent within half a second of Redis's return.
+ */
+export function reconnectStrategy(retries: number): number {
+  return Math.min(100 * 2 ** retries, 500) + Math.floor(Math.random() * 50);
+}
+
+export interface CommandOptions {
+  /**
+   * false for a command that must not run twice (a compare-and-set: a repeat after a lost answer
+   * would report the writer's own success as somebody else's). Default true.
+   */
+  repeatable?: boolean;
+}
+
+/**
+ * Sends the kit's commands on `client`, riding out a short reconnect (a Redis restart): each call
+ * waits for the client to be ready again, then is sent; a repeatable command whose connection
+ * dropped before its answer is sent again. Whatever happens, a call settles within `ms`: Redis not
+ * back by then rejects (the caller fails closed), never a hang and never a pass.
+ */
+export function commandRunner(client: RedisClientLike, ms = REDIS_COMMAND_TIMEOUT_MS) {
+  const waiting = new Set<() => void>();
+  client.on('ready', () => {
+    for (const wake of [...waiting]) wake();
+  });
+  const ready = (until: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (client.isReady) return resolve();
+      if (!client.isOpen) return reject(new Error('redis client is closed'));
+      const wake = () => {
+        clearTimeout(timer);
+        waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(
+        () => {
+          waiting.delete(wake);
+          reject(new Error(`redis not connected within ${ms} ms`));
+        },
+        Math.max(0, until - Date.now()),
+      );
+      waiting.add(wake);
+    });
+  return async (args: string[], { repeatable = true }: CommandOptions = {}): Promise<unknown> => {
+    const until = Date.now() + ms;
+    for (;;) {
+      await ready(until);
+      try {
+        const left = Math.max(1, until - Date.now());
+        // The signal takes a command not sent in time out of node-redis's queue: it never runs late.
+        const abortSignal = AbortSignal.timeout(left);
+        return await withDeadline(client.sendCommand(args, { abortSignal }), left);
+      } catch (error) {
+        // The connection went (node-redis rejects what was awaiting an answer), or Redis is still
+        // loading its data after a restart: a repeatable command goes again once it is back.
+        const lost = !client.isReady || (error instanceof Error && error.message.startsWith('LOADING'));
+        if (!repeatable || !lost || Date.now() >= until) throw error;
+      }
+    }
+  };
 }
 
 /** Rejects after `ms` (default: the kit's Redis timeout). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { invalidOptions, type RedisClientLike, withTimeout } from './redis-client.js';
+import { commandRunner, invalidOptions, type RedisClientLike } from './redis-client.js';
 import type { ReplayStore } from './replay-store.js';
 
 export interface RedisReplayStoreOptions {
@@ -13,9 +13,9 @@ export const DEFAULT_REPLAY_PREFIX = 'verify-kit:webhook-id:';
 
 /**
  * Accepted webhook-ids in Redis, shared by every instance: `SET <prefix><sha256(id)> 1 NX EX <ttl>`
- * is atomic, so of two copies of one delivery reaching two instances only one is accepted. When
- * Redis is not connected or does not answer, claim() rejects at once and the kit falls back to its
- * in-process memory (logged).
+ * is atomic, so of two copies of one delivery reaching two instances only one is accepted. While
+ * Redis restarts claim() waits for it; when Redis is not back or does not answer within 2 s, it
+ * rejects and the kit falls back to its in-process memory (logged).
  */
 export function createRedisReplayStore(
   options: RedisReplayStoreOptions,
@@ -30,13 +30,14 @@ export function createRedisReplayStore(
   if (typeof prefix !== 'string' || prefix.length > 256) {
     throw invalidOptions(factory, 'prefix must be a string of at most 256 characters');
   }
+  const command = commandRunner(client);
   return {
     async claim(id, ttlSeconds) {
-      if (!client.isReady) throw new Error('redis is not connected');
       // Hashed: a custom verifier's ids may be long; the key stays short and printable.
       const key = prefix + createHash('sha256').update(id).digest('base64url');
       const ttl = String(Math.max(1, Math.ceil(ttlSeconds)));
-      const reply = await withTimeout(client.sendCommand(['SET', key, '1', 'NX', 'EX', ttl]));
+      // Not repeated: after a lost answer a second SET NX would take the id for a replay.
+      const reply = await command(['SET', key, '1', 'NX', 'EX', ttl], { repeatable: false });
       return reply !== null && reply !== undefined;
     },
   };

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
+  commandRunner,
   invalidOptions,
   openConnection,
   type RedisClientLike,
   type RedisConnectionOptions,
   shutDown,
-  withTimeout,
 } from './redis-client.js';
 import { createRedisReplayStore } from './redis-replay-store.js';
 import type { ReplayStore } from './replay-store.js';
@@ -108,6 +108,8 @@ export function createRedisStatusBus(options: RedisStatusBusOptions): RedisStatu
   const listeners = new Set<StatusListener>();
   let closed = false;
   let publishFailing = false;
+  // A publish made while Redis restarts waits for it (2 s at most): the other instances still hear it.
+  const command = commandRunner(client);
 
   const deliver = (identificationId: string, hint: StatusHint) => {
     for (const listener of [...listeners]) {
@@ -141,11 +143,7 @@ export function createRedisStatusBus(options: RedisStatusBusOptions): RedisStatu
         publishFailing = true;
         log.warn(`redis status bus: ${reason}; webhooks wake this instance only until it recovers`);
       };
-      if (!client.isReady) {
-        fail('not connected');
-        return;
-      }
-      return withTimeout(client.publish(channel, JSON.stringify(message))).then(
+      return command(['PUBLISH', channel, JSON.stringify(message)]).then(
         () => {
           publishFailing = false;
         },
