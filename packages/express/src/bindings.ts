@@ -15,6 +15,9 @@ export interface Owner {
 
 export type AccountOf = (req: Request) => unknown;
 
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+
 /** A store that does not answer within this fails the request (503; the gate fails closed). */
 const STORE_TIMEOUT_MS = 2000;
 
@@ -136,7 +139,9 @@ export class Bindings {
   /** A store call within the timeout; any failure is BINDING_STORE_UNAVAILABLE (the cause is logged). */
   async stored<T>(call: () => T | Promise<T>): Promise<T> {
     try {
-      return await withTimeout(Promise.resolve().then(call), STORE_TIMEOUT_MS);
+      const result = call();
+      // A store that answers at once (the memory store) needs no timer.
+      return isThenable(result) ? await withTimeout(Promise.resolve(result), STORE_TIMEOUT_MS) : result;
     } catch (cause) {
       this.log.error('the binding store failed', {
         error: cause instanceof Error ? cause.message : String(cause),

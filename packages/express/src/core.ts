@@ -175,7 +175,16 @@ export class KitCore {
     const binding = await this.bindings.find(req, owner);
     if (binding === undefined) return { owner, binding };
     const decided = await this.decisions.decide(req, owner, binding.identificationId, options, early);
-    return { owner, binding, ...decided, view: this.describe(binding, decided.identification) };
+    const describe = () => this.describe(binding, decided.identification);
+    // Worked out when asked for: a grant (most gated requests) never needs it.
+    return {
+      owner,
+      binding,
+      ...decided,
+      get view() {
+        return describe();
+      },
+    };
   }
 
   /**
