@@ -9,6 +9,8 @@ export interface Window {
   to: number;
   balancer: Record<string, number>;
   health?: Record<string, string>;
+  /** Sign-ins, creations and gated pages sent during it and answered as expected, by step. */
+  answered?: Record<string, number>;
 }
 
 interface PersonOutcome {
@@ -45,6 +47,13 @@ export interface ChaosFigures {
   gaveUp: Record<string, number>;
   /** From the sandbox's approval to the browser's long-poll learning it, ms. */
   approvalToBrowserMs: Summary;
+  /**
+   * The kit's creation limits, on with their defaults and shared through Redis: the distinct
+   * addresses they counted there (one per person, as HAProxy forwarded them; a creation made while
+   * Redis restarted is counted in the instance's memory instead), and the 429s people met (each
+   * retried by the widget after Retry-After; none shown).
+   */
+  limits: { addressesCountedInRedis: number; refused: number };
   faults: Window[];
   /**
    * During the rolling restart (goal: 0 each): connections people saw reset (or a 502 for one), and
@@ -67,6 +76,8 @@ export function figuresOf(input: {
   options: { people: number; faults: object; dropWebhooks: number; drainMs: number; reviewDelayMs: number };
   people: PersonOutcome[];
   events: RecordedEvent[];
+  /** The addresses the shared creation limits counted in Redis. */
+  limitedAddresses: string[];
   windows: Window[];
   wallSeconds: number;
 }): ChaosFigures {
@@ -105,7 +116,13 @@ export function figuresOf(input: {
     .filter((p) => p.approvedAt !== undefined && p.result.approvedSeenAt !== undefined)
     .map((p) => (p.result.approvedSeenAt ?? 0) - (p.approvedAt ?? 0));
   const figures: ChaosFigures = {
-    config: { ...input.options, instances: 3, balancer: 'HAProxy (round-robin, no stickiness)' },
+    config: {
+      ...input.options,
+      instances: 3,
+      balancer: 'HAProxy (round-robin, no stickiness)',
+      sessionLimit: '{ redis }: the defaults, shared by the instances',
+      addresses: 'one per person (127.20.x.y), forwarded by HAProxy in X-Forwarded-For',
+    },
     ranAt: new Date().toISOString(),
     wallSeconds: input.wallSeconds,
     people: people.length,
@@ -124,7 +141,16 @@ export function figuresOf(input: {
     quietRetries: count(failures.filter((f) => f.quiet).map((f) => `${f.step} ${f.code}`)),
     gaveUp: count(people.flatMap((p) => (p.result.gaveUp === undefined ? [] : [p.result.gaveUp]))),
     approvalToBrowserMs: summarize(latencies),
-    faults: windows,
+    limits: {
+      addressesCountedInRedis: input.limitedAddresses.length,
+      refused: failures.filter((f) => f.code.startsWith('429')).length,
+    },
+    faults: windows.map((w) => ({
+      ...w,
+      answered: count(
+        people.flatMap((p) => p.result.sent.filter((s) => s.at >= w.from && s.at <= w.to).map((s) => s.step)),
+      ),
+    })),
     rollingRestartResets,
     goalsMet: false,
   };
@@ -160,6 +186,10 @@ export function printFigures(f: ChaosFigures, log: (line: string) => void = cons
   if (Object.keys(f.gaveUp).length > 0) log(`    gave up: ${JSON.stringify(f.gaveUp)}`);
   const l = f.approvalToBrowserMs;
   log(`    approval → browser: p50 ${l.median} ms, p99 ${l.p99} ms, max ${l.max} ms (${l.count} people)`);
+  log(
+    `    creation limits shared through Redis: ${f.limits.addressesCountedInRedis} addresses counted there, ` +
+      `${f.limits.refused} 429s (each retried after Retry-After)`,
+  );
   const resets = f.rollingRestartResets;
   if (resets !== null) {
     log(
@@ -172,6 +202,7 @@ export function printFigures(f: ChaosFigures, log: (line: string) => void = cons
     for (const [instance, states] of Object.entries(w.health ?? {}))
       log(`    kit.health() ${instance}: ${states}`);
     log(`    balancer: ${JSON.stringify(w.balancer)}`);
+    log(`    sent during it and answered: ${JSON.stringify(w.answered ?? {})}`);
   }
   log(f.goalsMet ? '\nevery goal met' : '\nsome goals MISSED');
 }

@@ -39,6 +39,8 @@ defaults
 
 frontend www
     bind 127.0.0.1:${port}
+    # X-Forwarded-For gets the address HAProxy saw, appended last: the instances trust one hop
+    # (trust proxy 1), so the creation limits count each person's own address, whatever it sent
     option forwardfor
     default_backend app
 

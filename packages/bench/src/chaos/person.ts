@@ -26,6 +26,8 @@ export interface PersonResult {
   /** What the gated page answered last. */
   gateStatus: number | undefined;
   failures: Failure[];
+  /** When each answered sign-in, creation and gated page was sent (epoch ms): what a fault met. */
+  sent: { step: Failure['step']; at: number }[];
   /** Why this person did not finish (the run's deadline, or more errors than a person tolerates). */
   gaveUp?: string;
 }
@@ -82,6 +84,7 @@ export async function runPerson(ctx: PersonContext): Promise<PersonResult> {
     approvedSeenAt: undefined,
     gateStatus: undefined,
     failures: [],
+    sent: [],
   };
   const fail = (step: Failure['step'], code: string, quiet: boolean) =>
     result.failures.push({ at: Date.now(), step, code, quiet });
@@ -103,8 +106,12 @@ export async function runPerson(ctx: PersonContext): Promise<PersonResult> {
   ): Promise<BrowserResponse<T>> => {
     let shown = 0;
     for (let attempt = 0; ; attempt++) {
+      const at = Date.now();
       const answer = await send(run);
-      if (typeof answer !== 'string' && expected.includes(answer.status)) return answer;
+      if (typeof answer !== 'string' && expected.includes(answer.status)) {
+        result.sent.push({ step, at });
+        return answer;
+      }
       const quiet = typeof answer !== 'string' && quietCodes.includes(answer.status);
       fail(step, typeof answer === 'string' ? answer : codeOf(answer), quiet);
       if (!quiet && ++shown > MAX_VISIBLE_RETRIES) throw new GiveUp(`${step}: too many errors`);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { generateWebhookSecret } from '@verify-kit/client';
 import { createSandboxControl, type SandboxControl } from '@verify-kit/sandbox/control';
 import { freePort, type RedisServer, startRedisServer } from '@verify-kit/testkit';
+import { createClient } from 'redis';
 import { Agent } from 'undici';
 import { startChild } from '../harness/child.js';
 import type { SandboxCommands } from '../harness/sandbox-process.js';
@@ -120,9 +121,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     if (options.dropWebhooks > 0) await sandbox.dropWebhooks(options.dropWebhooks);
     const health = watchHealth(servers);
     cleanups.push(() => health.stop());
-    // People close idle connections to the balancer long before its 10 s: no reuse race of our own.
-    const dispatcher = new Agent({ connections: 512, keepAliveTimeout: 4000, keepAliveMaxTimeout: 4000 });
-    cleanups.push(() => dispatcher.close());
 
     const started = Date.now();
     const span = options.people * options.arrivalEveryMs;
@@ -140,7 +138,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       },
       serversReady: () => waitReady(servers, options.deadline),
     });
-    const people = await arrive(options, haproxy.url, dispatcher, sandbox);
+    const people = await arrive(options, haproxy.url, sandbox);
     await faults;
     await health.stop();
     const events = instances.events();
@@ -148,6 +146,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       options,
       people,
       events,
+      limitedAddresses: await limitedAddresses(redis.url),
       windows: windows.map((w) => ({ ...w, health: health.during(w.from, w.to) })),
       wallSeconds: Math.round((Date.now() - started) / 100) / 10,
     });
@@ -156,11 +155,26 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   }
 }
 
+/**
+ * Person `i`'s own address: Linux routes all of 127.0.0.0/8 to loopback, so each person connects to
+ * the balancer from a distinct source address, which HAProxy forwards (X-Forwarded-For) and the
+ * instances' shared creation limits count, as they would count people on the internet.
+ */
+export function personAddress(i: number): string {
+  return `127.20.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+}
+
 /** One person every `arrivalEveryMs`, each followed to the end; the sandbox's approval time read at once. */
-async function arrive(options: ChaosOptions, siteUrl: string, dispatcher: Agent, sandbox: SandboxControl) {
+async function arrive(options: ChaosOptions, siteUrl: string, sandbox: SandboxControl) {
   const people: Promise<Person>[] = [];
   for (let i = 0; i < options.people; i++) {
     const decision: Decision = i % options.rejectEvery === options.rejectEvery - 1 ? 'reject' : 'approve';
+    // People close idle connections to the balancer long before its 10 s: no reuse race of our own.
+    const dispatcher = new Agent({
+      localAddress: personAddress(i),
+      keepAliveTimeout: 4000,
+      keepAliveMaxTimeout: 4000,
+    });
     people.push(
       runPerson({
         siteUrl,
@@ -169,11 +183,28 @@ async function arrive(options: ChaosOptions, siteUrl: string, dispatcher: Agent,
         decision,
         thinkMs: 500 + Math.random() * 3000,
         deadline: options.deadline,
-      }).then(async (result) => ({ result, ...(await decisionOf(sandbox, result.identificationId)) })),
+      })
+        .then(async (result) => ({ result, ...(await decisionOf(sandbox, result.identificationId)) }))
+        .finally(() => dispatcher.close()),
     );
     await sleep(options.arrivalEveryMs);
   }
   return Promise.all(people);
+}
+
+/** The addresses the shared creation limits counted in Redis (the kit's default prefix). */
+async function limitedAddresses(url: string): Promise<string[]> {
+  const client = createClient({ url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const prefix = 'verify-kit:limit:address:';
+    const keys: string[] = [];
+    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);
+    return keys.map((key) => key.slice(prefix.length)).sort();
+  } finally {
+    await client.close();
+  }
 }
 
 /** The sandbox's status and the time of its identification.approved event (its delivery log, dropped ones too). */

@@ -32,8 +32,10 @@ export interface AppConfig {
   /** The kit's bound on upstream reads per identification per second (its default: 5). */
   maxReadsPerSecond?: number;
   /**
-   * Several instances as one site (the chaos run): express-session in Redis (connect-redis) under
-   * one shared secret, and the Redis status bus and replay store. Needs redisUrl.
+   * Several instances as one site behind a load balancer (the chaos run): express-session in Redis
+   * (connect-redis) under one shared secret, the Redis status bus and replay store, the creation
+   * limits shared through Redis (`sessionLimit: { redis }`), and `trust proxy` 1 (the balancer's
+   * X-Forwarded-For). Needs redisUrl.
    */
   shared?: { sessionSecret: string };
   /** Each onStatusChange event, appended as a JSON line (it survives a kill -9 of the process). */
@@ -70,7 +72,7 @@ export function createBenchApp(config: AppConfig) {
   const memoryStore = new session.MemoryStore();
   const store: Store = shared?.sessions ?? memoryStore;
   const clock = { offsetMs: 0 };
-  const kit = createKit(config, () => Date.now() + clock.offsetMs, shared?.bus);
+  const kit = createKit(config, () => Date.now() + clock.offsetMs, shared);
   const upstream = new Pool(new URL(config.upstreamUrl).origin);
   let granted = 0;
   const ok: RequestHandler = (_req, res) => {
@@ -80,6 +82,8 @@ export function createBenchApp(config: AppConfig) {
 
   const app = express();
   app.disable('x-powered-by');
+  // Behind one balancer: req.ip is the address it saw (the last X-Forwarded-For), whatever the client sent.
+  if (shared !== undefined) app.set('trust proxy', 1);
   app.get('/', (_req, res) => {
     res.type('html').set('Cache-Control', 'no-store').send(PAGE);
   });
@@ -168,6 +172,8 @@ function sharedParts(url: string | undefined) {
   const bus = createRedisStatusBus({ url });
   return {
     sessions: new RedisStore({ client, prefix: 'bench-sess:' }),
+    /** connect-redis's client, for the shared creation limits too (as the express README shows). */
+    client,
     bus,
     async close() {
       await bus.close();
@@ -176,15 +182,18 @@ function sharedParts(url: string | undefined) {
   };
 }
 
-function createKit(config: AppConfig, now: () => number, bus: RedisStatusBus | undefined) {
+function createKit(config: AppConfig, now: () => number, shared: ReturnType<typeof sharedParts> | undefined) {
   const binding = config.binding ?? 'session';
   const eventsFile = config.eventsFile;
+  const bus: RedisStatusBus | undefined = shared?.bus;
   return createVerifyKit({
     baseUrl: config.upstreamUrl,
     apiKey: config.apiKey,
     workflowId: 'default',
-    // Every simulated user comes from 127.0.0.1: a per-address limit would refuse the load itself.
-    sessionLimit: false,
+    // Shared: the kit's default limits, counted in Redis for every instance (each person of the
+    // chaos run comes from its own address). Otherwise every simulated user comes from 127.0.0.1,
+    // and a per-address limit would refuse the load itself.
+    sessionLimit: shared === undefined ? false : { redis: shared.client },
     ...(binding === 'session' ? {} : { accountOf: (req) => req.session.userId }),
     ...(binding === 'redis' ? { bindingStore: redisStore(config.redisUrl) } : {}),
     ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
