@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateWebhookSecret } from '@verify-kit/client';
@@ -62,6 +63,7 @@ function statsDelta(before: ServerStats[], after: ServerStats[]) {
 
 /** The chaos run: three instances on one Redis behind HAProxy, people verifying, faults injected. */
 export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
+  await checkPeopleAddresses(options.people);
   const dir = mkdtempSync(path.join(tmpdir(), 'verify-kit-chaos-'));
   const cleanups: Array<() => Promise<unknown> | unknown> = [
     () => rmSync(dir, { recursive: true, force: true }),
@@ -190,6 +192,26 @@ async function arrive(options: ChaosOptions, siteUrl: string, sandbox: SandboxCo
     await sleep(options.arrivalEveryMs);
   }
   return Promise.all(people);
+}
+
+/** The people's addresses can be bound here (Linux: all of 127.0.0.0/8), or a clear error naming why. */
+async function checkPeopleAddresses(people: number): Promise<void> {
+  const address = personAddress(Math.max(0, people - 1));
+  const server = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, address, resolve);
+    });
+  } catch (error) {
+    throw new Error(
+      `pnpm chaos gives each person its own loopback address (${personAddress(0)} to ${address}), but ` +
+        `${address} cannot be bound here (${(error as NodeJS.ErrnoException).code}): Linux routes all ` +
+        'of 127.0.0.0/8 to loopback; macOS has only 127.0.0.1 unless aliased (ifconfig lo0 alias).',
+    );
+  } finally {
+    server.close();
+  }
 }
 
 /** The addresses the shared creation limits counted in Redis (the kit's default prefix). */
