@@ -63,8 +63,9 @@ describe('the Redis binding store while redis-server restarts', () => {
     await redis.stop();
     const gated = verified.get('/api/data');
     const created = newcomer.post<SessionResponseBody>('/identity/session');
-    // Both requests are at the store, waiting, while Redis is down; then it is back.
-    await sleep(400);
+    // Both requests are at the store, waiting, while Redis is down; then it is back (well within
+    // the 2 s: starting redis-server and reconnecting take a few hundred ms).
+    await sleep(250);
     redis = await startRedisServer({ port: redis.port, dataDir });
 
     expect((await gated).status).toBe(200);
