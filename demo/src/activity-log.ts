@@ -1,9 +1,11 @@
 import type { AuditEvent, StatusChangeEvent } from '@verify-kit/express';
+import { type GateSource, noteGateSource } from './gate-source.js';
 /*
  * What the playground shows beside a verification: the webhooks the kit accepted for an
  * identification, the status changes it told, the status reads it made upstream, and the gate's
- * answers. In memory, bounded, keyed by identification id. Only what the kit accepted is recorded
- * (its onAudit and onStatusChange hooks): a flood of unsigned posts cannot wipe the log.
+ * answers (each from a read or from the visit's stored decision). In memory, bounded, keyed by
+ * identification id. Only what the kit accepted is recorded (its onAudit and onStatusChange
+ * hooks): a flood of unsigned posts cannot wipe the log.
  */
 
 export interface WebhookEntry {
@@ -37,6 +39,8 @@ export interface GateEntry {
   path: string;
   /** 200 passed, 303 redirected to /verify, 403 refused, 503 upstream failure. */
   answer: number;
+  /** `read`: the gate read the status from the service; `stored`: the visit's stored decision answered. */
+  source?: GateSource;
 }
 
 export type ActivityEntry = WebhookEntry | StatusChangeEntry | StatusCallEntry | GateEntry;
@@ -73,6 +77,7 @@ export function recordAcceptedActivity(log: ActivityLog): {
 } {
   return {
     onAudit: (event) => {
+      noteGateSource(event);
       if (event.type !== 'webhook.accepted' || event.identificationId === undefined) return;
       log.add(event.identificationId, {
         kind: 'webhook',

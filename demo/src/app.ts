@@ -4,6 +4,7 @@ import express, { type Express, type Request, type RequestHandler } from 'expres
 import type { Store } from 'express-session';
 import type { ActivityLog } from './activity-log.js';
 import { type BoundSession, demoApi, requireSignedIn } from './demo-api.js';
+import { trackGateSource } from './gate-source.js';
 import { jsonErrorHandler, sendError } from './http-errors.js';
 import type { PageSource } from './page-source.js';
 import { notApprovedHandler, requireSignedInPage, sendPage, unavailablePage, writePage } from './pages.js';
@@ -58,17 +59,25 @@ export function createDemoApp(options: DemoAppOptions): Express {
   // parser of the demo's own, so the kit's body limit is the one that reads webhook bodies.
   app.use('/identity', signedInExceptWebhook, kit.router);
 
+  // Each gate answer, with how the gate had the status (a read, or the visit's stored decision).
   const recordGate: RequestHandler = (req, res, next) => {
+    const gate = trackGateSource(next);
     res.on('finish', () => {
       const at = new Date().toISOString();
+      const source = gate.read();
       boundSession(req).then(
         (bound) =>
           bound &&
-          activity.add(bound.identificationId, { kind: 'gate', at, path: req.path, answer: res.statusCode }),
+          activity.add(bound.identificationId, {
+            kind: 'gate',
+            at,
+            path: req.path,
+            answer: res.statusCode,
+            ...(source === undefined ? {} : { source }),
+          }),
         () => {},
       );
     });
-    next();
   };
 
   // The demo's JSON API; its gated part answers 403 JSON through the same gate.

@@ -152,7 +152,11 @@ export interface ActivityEntry {
   type?: string;
   status?: string;
   outcome?: number | string;
+  /** A gate's answer: the path it guarded. */
+  path?: string;
   answer?: number;
+  /** A gate's answer: `read` from the service, or `stored` (the visit's stored decision). */
+  source?: 'read' | 'stored';
 }
 
 export async function activity(request: APIRequestContext): Promise<ActivityEntry[]> {

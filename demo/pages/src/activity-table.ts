@@ -89,13 +89,22 @@ function describeEntry(entry: ActivityEntry): [string, string] {
     case 'gate': {
       const answers: Record<number, string> = {
         200: text.gateOpen,
+        // The browser's copy was still good (a conditional request): the gate let it through.
+        304: text.gateOpen,
         303: text.gateToVerify,
         403: text.gateNotApproved,
         503: text.gateUnavailable,
       };
+      const answer = answers[entry.answer] ?? fill(text.gateClosed, { answer: entry.answer });
+      const source =
+        entry.source === undefined
+          ? undefined
+          : entry.source === 'stored'
+            ? text.gateFromStored
+            : text.gateFromRead;
       return [
         fill(text.gateOn, { path: entry.path }),
-        answers[entry.answer] ?? fill(text.gateClosed, { answer: entry.answer }),
+        source === undefined ? answer : `${answer} · ${source}`,
       ];
     }
   }

@@ -32,4 +32,4 @@ export type ActivityEntry =
   | { kind: 'webhook'; at: string; type?: string }
   | { kind: 'status_change'; at: string; status: string; previousStatus?: string; phase: string }
   | { kind: 'status_call'; at: string; method: string; path: string; outcome: number | string }
-  | { kind: 'gate'; at: string; path: string; answer: number };
+  | { kind: 'gate'; at: string; path: string; answer: number; source?: 'read' | 'stored' };

@@ -66,6 +66,8 @@ export const ar: DemoText = {
   gateNotApproved: 'مغلقة: لم تتم الموافقة',
   gateUnavailable: 'مغلقة: تعذر الوصول إلى الخدمة',
   gateClosed: 'مغلقة ({answer})',
+  gateFromRead: 'قُرئت الحالة من الخدمة',
+  gateFromStored: 'من القرار المحفوظ (ضمن هذه الزيارة)',
   scenario: 'السيناريو: {contact}، {otp}، {criteria}، التطبيق بال{language}، {duration}.',
   contactEmail: 'البريد الإلكتروني للحساب',
   contactPhone: 'الهاتف {phone}',

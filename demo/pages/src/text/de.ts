@@ -69,6 +69,8 @@ export const de: DemoText = {
   gateNotApproved: 'geschlossen: nicht genehmigt',
   gateUnavailable: 'geschlossen: der Dienst war nicht erreichbar',
   gateClosed: 'geschlossen ({answer})',
+  gateFromRead: 'Status beim Dienst gelesen',
+  gateFromStored: 'aus der gespeicherten Entscheidung (in diesem Besuch)',
   scenario: 'Szenario: {contact}, {otp}, {criteria}, App auf {language}, {duration}.',
   contactEmail: 'die E-Mail des Kontos',
   contactPhone: 'das Telefon {phone}',

@@ -74,6 +74,8 @@ export const en = {
   gateNotApproved: 'closed: not approved',
   gateUnavailable: 'closed: the service could not be reached',
   gateClosed: 'closed ({answer})',
+  gateFromRead: 'status read from the service',
+  gateFromStored: 'from the stored decision (inside this visit)',
   scenario: 'Scenario: {contact}, {otp}, {criteria}, app in {language}, {duration}.',
   contactEmail: 'the account’s e-mail',
   contactPhone: 'the phone {phone}',

@@ -68,6 +68,8 @@ export const tr: DemoText = {
   gateNotApproved: 'kapalı: onaylı değil',
   gateUnavailable: 'kapalı: hizmete ulaşılamadı',
   gateClosed: 'kapalı ({answer})',
+  gateFromRead: 'durum hizmetten okundu',
+  gateFromStored: 'kayıtlı karardan (bu ziyaret içinde)',
   scenario: 'Senaryo: {contact}, {otp}, {criteria}, uygulama dili {language}, {duration}.',
   contactEmail: 'hesabın e-postası',
   contactPhone: '{phone} telefonu',
