@@ -1,10 +1,9 @@
-import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { startSandbox } from '@verify-kit/sandbox';
 import { CookieJar } from '@verify-kit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningDemo, startDemo } from '../src/start-demo.js';
-import { makeStandInPages } from './support/stand-in-demo.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startDemo } from '../src/start-demo.js';
+import { useStandInDemo } from './support/stand-in-demo.js';
 
 /*
  * The demo server over real sockets, with its embedded sandbox: the JSON API's validation and
@@ -14,20 +13,13 @@ import { makeStandInPages } from './support/stand-in-demo.js';
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field in assertions
 type Json = any;
 
-let publicDir: string;
-let demo: RunningDemo;
 const seen: string[] = [];
 
-beforeAll(async () => {
-  publicDir = makeStandInPages();
-  demo = await startDemo({ port: 0, reviewDelayMs: 0, publicDir });
-});
+const env = useStandInDemo();
 
-afterAll(async () => {
-  await demo?.close();
-  rmSync(publicDir, { recursive: true, force: true });
+afterAll(() => {
   // Every answer any test received is free of the API key.
-  const key = demo.sandbox?.apiKey ?? '';
+  const key = env.demo.sandbox?.apiKey ?? '';
   expect(key.length).toBeGreaterThan(10);
   for (const text of seen) expect(text).not.toContain(key);
 });
@@ -66,7 +58,7 @@ function navigate(
 }
 
 /** A browser stand-in: one cookie jar, same-origin fetch metadata, every answer recorded. */
-function browser(base = () => demo.url) {
+function browser(base = () => env.demo.url) {
   const jar = new CookieJar();
   const send = async (
     pathname: string,
@@ -113,7 +105,7 @@ describe('the demo server: headers and cookies', () => {
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
-    expect(csp).toContain(`frame-src ${new URL(demo.sandbox!.url).origin}`);
+    expect(csp).toContain(`frame-src ${new URL(env.demo.sandbox!.url).origin}`);
     expect(csp).toContain("frame-ancestors 'none'");
   });
 
@@ -153,7 +145,7 @@ describe('the demo server: input', () => {
     });
     expect([form.status, form.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
 
-    const response = await fetch(new URL('/api/demo/sign-in', demo.url), {
+    const response = await fetch(new URL('/api/demo/sign-in', env.demo.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
       body: '{"name":',
@@ -248,7 +240,7 @@ describe('the demo server: pages and API', () => {
 
     const b = await signedIn();
     // fetch() always says sec-fetch-mode: cors; a navigation is sent the way a browser sends it.
-    const unverified = await navigate(demo.url, '/account', b.cookie());
+    const unverified = await navigate(env.demo.url, '/account', b.cookie());
     expect(unverified.status).toBe(303);
     expect(unverified.location).toBe('/verify?returnTo=%2Faccount');
     const api = await b('/api/demo/account');
@@ -265,7 +257,7 @@ describe('the demo server: pages and API', () => {
     const after = await b('/api/demo/simulator-url');
     expect(after.status).toBe(200);
     const url = new URL(after.body.url);
-    expect(url.origin).toBe(new URL(demo.sandbox!.url).origin);
+    expect(url.origin).toBe(new URL(env.demo.sandbox!.url).origin);
     expect(url.pathname).toMatch(/^\/app\/verification-session\/[0-9a-f-]{36}$/);
     expect(created.body.deepLink.endsWith(url.pathname.replace('/app', ''))).toBe(true);
   });
@@ -297,7 +289,7 @@ describe('the demo server: pages and API', () => {
 
 describe('the service down', () => {
   it('the gated page is the demo’s own unavailable page (503), the gated API and the reviewer API a 503 JSON error', async () => {
-    const own = await startDemo({ port: 0, reviewDelayMs: 0, publicDir });
+    const own = await startDemo({ port: 0, reviewDelayMs: 0, publicDir: env.demo.publicDir });
     try {
       const b = browser(() => own.url);
       expect(
@@ -325,7 +317,7 @@ describe('the demo against a real service (IDV_BASE_URL)', () => {
     const service = await startSandbox({ reviewDelayMs: 0 });
     const remote = await startDemo({
       port: 0,
-      publicDir,
+      publicDir: env.demo.publicDir,
       upstream: { baseUrl: service.url, apiKey: service.apiKey },
     });
     try {
@@ -351,7 +343,7 @@ describe('the demo against a real service (IDV_BASE_URL)', () => {
 
 describe('behind an HTTPS reverse proxy (TRUST_PROXY)', () => {
   it('marks the session cookie Secure', async () => {
-    const proxied = await startDemo({ port: 0, publicDir, trustProxy: '1' });
+    const proxied = await startDemo({ port: 0, publicDir: env.demo.publicDir, trustProxy: '1' });
     try {
       const res = await fetch(new URL('/api/demo/sign-in', proxied.url), {
         method: 'POST',

@@ -1,8 +1,6 @@
-import { rmSync } from 'node:fs';
 import { Browser } from '@verify-kit/testkit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningDemo, startDemo } from '../src/start-demo.js';
-import { makeStandInPages } from './support/stand-in-demo.js';
+import { expect, it } from 'vitest';
+import { useStandInDemo } from './support/stand-in-demo.js';
 
 /*
  * The demo's SIGTERM (cli.ts calls demo.shutdown): GET /ready, what the load balancer checks, turns
@@ -10,21 +8,10 @@ import { makeStandInPages } from './support/stand-in-demo.js';
  * closes gets its 200, not a reset.
  */
 
-let publicDir: string;
-let demo: RunningDemo;
-
-beforeAll(async () => {
-  publicDir = makeStandInPages();
-  demo = await startDemo({ port: 0, reviewDelayMs: 0, publicDir });
-});
-
-afterAll(async () => {
-  await demo?.close();
-  rmSync(publicDir, { recursive: true, force: true });
-});
+const env = useStandInDemo();
 
 it('drains on shutdown: not ready first, still serving, the open long-poll answered', async () => {
-  const person = new Browser(demo.url);
+  const person = new Browser(env.demo.url);
   expect((await person.post('/api/demo/sign-in', { name: 'Ada', email: 'ada@example.com' })).status).toBe(
     200,
   );
@@ -34,8 +21,8 @@ it('drains on shutdown: not ready first, still serving, the open long-poll answe
   const held = person.get<{ phase: string }>('/identity/status?wait=25&since=awaiting_user');
   await new Promise((resolve) => setTimeout(resolve, 200));
 
-  const stopped = demo.shutdown(1000);
-  const probe = await new Browser(demo.url).get<{ ok: boolean; draining: boolean }>('/ready');
+  const stopped = env.demo.shutdown(1000);
+  const probe = await new Browser(env.demo.url).get<{ ok: boolean; draining: boolean }>('/ready');
   expect([probe.status, probe.json.ok, probe.json.draining]).toEqual([503, false, true]);
   const page = await person.get<{ user: unknown }>('/api/demo/me');
   expect(page.status).toBe(200);
@@ -45,5 +32,5 @@ it('drains on shutdown: not ready first, still serving, the open long-poll answe
   const answered = await held;
   expect([answered.status, answered.json.phase]).toEqual([200, 'awaiting_user']);
   expect(answered.headers.connection).toBe('close');
-  await expect(fetch(`${demo.url}/ready`)).rejects.toThrow(); // closed: nothing listens any more
+  await expect(fetch(`${env.demo.url}/ready`)).rejects.toThrow(); // closed: nothing listens any more
 });

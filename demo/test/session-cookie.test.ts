@@ -1,8 +1,6 @@
-import { rmSync } from 'node:fs';
 import { Browser, CookieJar } from '@verify-kit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningDemo, startDemo } from '../src/start-demo.js';
-import { makeStandInPages } from './support/stand-in-demo.js';
+import { describe, expect, it } from 'vitest';
+import { useStandInDemo } from './support/stand-in-demo.js';
 
 /*
  * Login fixation: over https the demo's session cookie is `__Host-verify-kit-demo.sid` (Secure,
@@ -15,22 +13,11 @@ const HTTPS = { 'x-forwarded-proto': 'https' };
 const ADA = { name: 'Ada', email: 'ada@example.com' };
 const MALLORY = { name: 'Mallory', email: 'mallory@example.com' };
 
-let publicDir: string;
-let demo: RunningDemo;
-
-beforeAll(async () => {
-  publicDir = makeStandInPages();
-  demo = await startDemo({ port: 0, reviewDelayMs: 0, publicDir, trustProxy: '1' });
-});
-
-afterAll(async () => {
-  await demo?.close();
-  rmSync(publicDir, { recursive: true, force: true });
-});
+const env = useStandInDemo({ trustProxy: '1' });
 
 /** The Set-Cookie lines of a sign-in, over https or plain http. */
 async function signIn(jar: CookieJar, who: typeof ADA, headers: Record<string, string> = HTTPS) {
-  const res = await new Browser(demo.url, jar).post('/api/demo/sign-in', who, headers);
+  const res = await new Browser(env.demo.url, jar).post('/api/demo/sign-in', who, headers);
   expect(res.status).toBe(200);
   const lines = res.headers['set-cookie'];
   return Array.isArray(lines) ? lines : lines === undefined ? [] : [lines];
@@ -38,7 +25,7 @@ async function signIn(jar: CookieJar, who: typeof ADA, headers: Record<string, s
 
 const sessionLine = (lines: string[]) => lines.find((line) => /^(__Host-)?verify-kit-demo\.sid=/.test(line));
 const me = async (jar: CookieJar) =>
-  (await new Browser(demo.url, jar).get<{ user: unknown }>('/api/demo/me', HTTPS)).json.user;
+  (await new Browser(env.demo.url, jar).get<{ user: unknown }>('/api/demo/me', HTTPS)).json.user;
 
 describe('the demo session cookie over https', () => {
   it('is __Host- prefixed, Secure, Path=/, without Domain', async () => {
@@ -73,7 +60,7 @@ describe('the demo session cookie over https', () => {
   it('signs out: the __Host- cookie is cleared with the attributes it was set with', async () => {
     const jar = new CookieJar();
     await signIn(jar, ADA);
-    const out = await new Browser(demo.url, jar).post('/api/demo/sign-out', {}, HTTPS);
+    const out = await new Browser(env.demo.url, jar).post('/api/demo/sign-out', {}, HTTPS);
     expect(out.status).toBe(204);
     const cleared = [out.headers['set-cookie'] ?? []].flat().find((line) => line.startsWith('__Host-'));
     expect(cleared).toMatch(/^__Host-verify-kit-demo\.sid=;.*Path=\/.*Secure/);

@@ -1,33 +1,21 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningDemo, startDemo } from '../src/start-demo.js';
-import { makeStandInPages } from './support/stand-in-demo.js';
+import { describe, expect, it } from 'vitest';
+import { useStandInDemo } from './support/stand-in-demo.js';
 
 const dist = new URL('../../packages/widget/dist/', import.meta.url);
 
-let publicDir: string;
-let demo: RunningDemo;
-
-beforeAll(async () => {
-  publicDir = makeStandInPages();
-  demo = await startDemo({ port: 0, reviewDelayMs: 0, publicDir });
-});
-
-afterAll(async () => {
-  await demo?.close();
-  rmSync(publicDir, { recursive: true, force: true });
-});
+const env = useStandInDemo();
 
 describe("the widget's standalone module", () => {
   it('is served at a versioned address, cached for a year and immutable, with its strings files', async () => {
-    const moved = await fetch(`${demo.url}/widget/verify-identity.standalone.js`, { redirect: 'manual' });
+    const moved = await fetch(`${env.demo.url}/widget/verify-identity.standalone.js`, { redirect: 'manual' });
     expect(moved.status).toBe(302);
     expect(moved.headers.get('cache-control')).toBe('no-cache');
     const location = moved.headers.get('location') ?? '';
     expect(location).toMatch(/^\/widget\/[0-9a-f]{12}\/verify-identity\.standalone\.js$/);
 
-    const module = await fetch(new URL(location, demo.url));
+    const module = await fetch(new URL(location, env.demo.url));
     expect(module.status).toBe(200);
     expect(module.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
     expect(module.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
@@ -35,14 +23,14 @@ describe("the widget's standalone module", () => {
       readFileSync(fileURLToPath(new URL('verify-identity.standalone.js', dist))),
     );
     // The strings it imports on demand, under the same version.
-    const arabic = await fetch(new URL(location.replace('standalone', 'strings.ar'), demo.url));
+    const arabic = await fetch(new URL(location.replace('standalone', 'strings.ar'), env.demo.url));
     expect([arabic.status, arabic.headers.get('cache-control')]).toEqual([
       200,
       'public, max-age=31536000, immutable',
     ]);
     // Only the widget's files: nothing else of its dist folder.
     const other = await fetch(
-      new URL(location.replace('verify-identity.standalone.js', 'index.js'), demo.url),
+      new URL(location.replace('verify-identity.standalone.js', 'index.js'), env.demo.url),
     );
     expect(other.status).toBe(404);
   });

@@ -3,75 +3,28 @@
 // decisions are older than staleIfErrorMs everyone fails closed. Two kit instances on one real
 // redis-server (Redis binding store and status bus), the real sandbox sending signed webhooks to A.
 import { generateWebhookSecret } from '@verify-kit/client';
-import type { Sandbox } from '@verify-kit/sandbox';
 import { createSandboxControl } from '@verify-kit/sandbox/control';
-import {
-  type Browser,
-  capturingLogger,
-  expectKeyNeverLeaked,
-  type Listening,
-  type RedisServer,
-  startRedisServer,
-  until,
-} from '@verify-kit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisBindingStore, createRedisStatusBus } from '../src/redis.js';
-import { signedInUser, startApp, type TestApp } from './support/app.js';
-import { startWebhookingSandbox, verifyIn } from './support/fixtures.js';
+import { type Browser, until } from '@verify-kit/testkit';
+import { describe, expect, it } from 'vitest';
+import { verifyIn } from './support/fixtures.js';
+import { useRedisPair } from './support/redis.js';
 
 const API_KEY = 'sk_test_outage_0b7d';
-const SECRET = generateWebhookSecret();
 const STALE_IF_ERROR_MS = 10 * 60_000;
 
-let redis: RedisServer;
-let sandbox: Sandbox;
 // Both instances' clock: the test moves it past staleIfErrorMs at the end.
 const clock = { advance: 0 };
-const closers: (() => Promise<void>)[] = [];
-
-async function startInstance(listening?: Listening): Promise<TestApp> {
-  const store = createRedisBindingStore({ url: redis.url, logger: capturingLogger() });
-  const bus = createRedisStatusBus({ url: redis.url, logger: capturingLogger() });
-  await bus.ready();
-  const app = await startApp(
-    {
-      baseUrl: sandbox.url,
-      apiKey: API_KEY,
-      accountOf: signedInUser,
-      bindingStore: store,
-      statusBus: bus,
-      replayStore: bus.replayStore,
-      webhookSecret: SECRET,
-      sessionLimit: false,
-      maxAgeMs: 60_000,
-      staleIfErrorMs: STALE_IF_ERROR_MS,
-      now: () => Date.now() + clock.advance,
-    },
-    listening === undefined ? {} : { listening },
-  );
-  closers.push(async () => {
-    await app.close();
-    await bus.close();
-    await store.close();
-  });
-  return app;
-}
-
-let a: TestApp;
-let b: TestApp;
-beforeAll(async () => {
-  redis = await startRedisServer();
-  const webhooking = await startWebhookingSandbox(API_KEY, SECRET);
-  sandbox = webhooking.sandbox;
-  a = await startInstance(webhooking.listening);
-  b = await startInstance();
-});
-afterAll(async () => {
-  for (const close of closers.reverse()) await close();
-  await sandbox?.close();
-  await redis?.stop();
-  expectKeyNeverLeaked(API_KEY);
-});
+const env = useRedisPair(
+  API_KEY,
+  generateWebhookSecret(),
+  {
+    sessionLimit: false,
+    maxAgeMs: 60_000,
+    staleIfErrorMs: STALE_IF_ERROR_MS,
+    now: () => Date.now() + clock.advance,
+  },
+  { bus: true },
+);
 
 interface Person {
   user: string;
@@ -82,9 +35,9 @@ interface Person {
 }
 
 async function approvedPerson(user: string): Promise<Person> {
-  const onA = await a.signedIn(user);
-  const identificationId = await verifyIn(sandbox, onA);
-  const onB = await b.signedIn(user);
+  const onA = await env.a.signedIn(user);
+  const identificationId = await verifyIn(env.sandbox, onA);
+  const onB = await env.b.signedIn(user);
   return { user, identificationId, onA, onB };
 }
 
@@ -102,7 +55,7 @@ describe('the service down', () => {
     expect(await gated(people)).toEqual(Array(40).fill(200));
     const revoked = people.slice(0, 5);
     const kept = people.slice(5);
-    const control = createSandboxControl(sandbox);
+    const control = createSandboxControl(env.sandbox);
     for (const { identificationId } of revoked) await control.setStatus(identificationId, 'REJECTED');
     // The sandbox's signed webhooks reached instance A (B hears of them through Redis only).
     await until(async () => {
@@ -111,11 +64,11 @@ describe('the service down', () => {
       );
       return deliveries.every((list) => list.some((d) => d.eventType === 'identification.rejected' && d.ok));
     }, 'the five revocations delivered');
-    await sandbox.close();
+    await env.sandbox.close();
 
     expect(await gated(kept)).toEqual(Array(30).fill(200));
     expect(await gated(revoked)).toEqual(Array(10).fill(403));
-    const newVisit = await b.signedIn(kept[0]?.user ?? '');
+    const newVisit = await env.b.signedIn(kept[0]?.user ?? '');
     const refused = await newVisit.get<{ error: { code: string } }>('/api/data');
     expect(refused.status).toBe(503);
     expect(refused.json.error.code).toMatch(/^UPSTREAM_/);

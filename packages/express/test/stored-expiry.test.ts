@@ -3,13 +3,12 @@
 // a real redis-server has a time to live, and each kind of key has its own prefix (webhook ids
 // no longer under the status records' `verify-kit:status:`). Over real HTTP against the sandbox.
 import { generateWebhookSecret } from '@verify-kit/client';
-import { capturingLogger, until } from '@verify-kit/testkit';
+import { until } from '@verify-kit/testkit';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent, SessionResponseBody } from '../src/index.js';
-import { createRedisBindingStore, createRedisStatusBus } from '../src/redis.js';
-import { signedInUser, startApp } from './support/app.js';
 import { startWebhookingSandbox, useRedisAndSandbox } from './support/fixtures.js';
+import { startRedisKit } from './support/redis.js';
 import { submitDocument } from './support/sandbox.js';
 
 const API_KEY = 'sk_test_stored_expiry_71aa';
@@ -20,25 +19,19 @@ describe('what the kit keeps in Redis', () => {
   it('every key expires, within the retention, under a prefix of its own kind', async () => {
     const secret = generateWebhookSecret();
     const { sandbox, listening } = await startWebhookingSandbox(API_KEY, secret);
-    const logger = capturingLogger();
-    const store = createRedisBindingStore({ url: env.redis.url, logger });
-    const bus = createRedisStatusBus({ url: env.redis.url, logger });
-    await bus.ready();
     const audits: AuditEvent[] = [];
-    const app = await startApp(
+    const instance = await startRedisKit(
+      env.redis.url,
       {
         baseUrl: sandbox.url,
         apiKey: API_KEY,
-        accountOf: signedInUser,
-        bindingStore: store,
-        statusBus: bus,
-        replayStore: bus.replayStore,
         webhookSecret: secret,
         onStatusChange: () => {},
         onAudit: (event) => audits.push(event),
       },
-      { listening },
+      { listening, bus: true },
     );
+    const { app } = instance;
     const client = createClient({ url: env.redis.url });
     await client.connect();
     try {
@@ -74,9 +67,7 @@ describe('what the kit keeps in Redis', () => {
       for (const ttl of statusTtls) expect(ttl).toBeLessThanOrEqual(8 * DAY_MS);
     } finally {
       await client.close();
-      await app.close();
-      await bus.close();
-      await store.close();
+      await instance.close();
       await sandbox.close();
     }
   });

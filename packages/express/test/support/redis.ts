@@ -1,8 +1,22 @@
 import { EventEmitter, once } from 'node:events';
+import type { Sandbox } from '@verify-kit/sandbox';
+import {
+  capturingLogger,
+  expectKeyNeverLeaked,
+  type RedisServer,
+  startRedisServer,
+} from '@verify-kit/testkit';
 import { createClient } from 'redis';
+import { afterAll, beforeAll } from 'vitest';
 import type { Logger } from '../../src/index.js';
-import type { RedisStatusBus } from '../../src/redis.js';
-import { type AppSetup, startApp, type TestApp } from './app.js';
+import {
+  createRedisBindingStore,
+  createRedisStatusBus,
+  type RedisBindingStore,
+  type RedisStatusBus,
+} from '../../src/redis.js';
+import { type AppOptions, type AppSetup, signedInUser, startApp, type TestApp } from './app.js';
+import { startWebhookingSandbox } from './fixtures.js';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -54,4 +68,96 @@ export async function connectedClient(url: string): Promise<RedisClient> {
 export async function closeClient(client: RedisClient): Promise<void> {
   if (client.isReady) await client.close();
   else client.destroy();
+}
+
+export interface RedisKitSetup extends AppSetup {
+  /** Share long-poll hints and webhook ids through a Redis status bus (and its replay store) too. */
+  bus?: boolean;
+}
+
+export interface RedisKit {
+  app: TestApp;
+  store: RedisBindingStore;
+  /** Closes the app, then its status bus and binding store. */
+  close(): Promise<void>;
+}
+
+/**
+ * An instance of the kit on a real Redis: its binding store there (its status bus too with `bus`),
+ * the account of a request the user of the app's test sign-in.
+ */
+export async function startRedisKit(
+  redisUrl: string,
+  options: AppOptions & { baseUrl: string; apiKey: string },
+  { bus: withBus, ...setup }: RedisKitSetup = {},
+): Promise<RedisKit> {
+  const store = createRedisBindingStore({ url: redisUrl, logger: capturingLogger() });
+  const bus = withBus ? createRedisStatusBus({ url: redisUrl, logger: capturingLogger() }) : undefined;
+  await bus?.ready();
+  const app = await startApp(
+    {
+      accountOf: signedInUser,
+      bindingStore: store,
+      ...(bus ? { statusBus: bus, replayStore: bus.replayStore } : {}),
+      ...options,
+    },
+    setup,
+  );
+  return {
+    app,
+    store,
+    async close() {
+      await app.close();
+      await bus?.close();
+      await store.close();
+    },
+  };
+}
+
+export interface RedisPair {
+  redis: RedisServer;
+  sandbox: Sandbox;
+  /** The instance the sandbox's signed webhooks reach. */
+  a: TestApp;
+  /** The instance that hears of them through Redis only. */
+  b: TestApp;
+}
+
+/**
+ * Two instances of the kit on one real redis-server (startRedisKit), the real sandbox sending its
+ * signed webhooks to A, for the tests of one file: started before them, closed after, and every
+ * response and log line of the run checked for the key. Read `redis`/`sandbox`/`a`/`b` in tests.
+ */
+export function useRedisPair(
+  apiKey: string,
+  webhookSecret: string,
+  options: AppOptions = {},
+  { bus }: { bus?: boolean } = {},
+): RedisPair {
+  const pair = {} as RedisPair;
+  const instances: RedisKit[] = [];
+  beforeAll(async () => {
+    pair.redis = await startRedisServer();
+    const { sandbox, listening } = await startWebhookingSandbox(apiKey, webhookSecret);
+    pair.sandbox = sandbox;
+    const start = (setup: AppSetup) =>
+      startRedisKit(
+        pair.redis.url,
+        { baseUrl: sandbox.url, apiKey, webhookSecret, ...options },
+        { ...setup, bus },
+      );
+    const a = await start({ listening });
+    instances.push(a);
+    pair.a = a.app;
+    const b = await start({});
+    instances.push(b);
+    pair.b = b.app;
+  });
+  afterAll(async () => {
+    for (const instance of instances.reverse()) await instance.close();
+    await pair.sandbox?.close();
+    await pair.redis?.stop();
+    expectKeyNeverLeaked(apiKey);
+  });
+  return pair;
 }
