@@ -37,6 +37,23 @@ export interface DeliveryAttempt {
   payload: WebhookPayload | TestWebhookPayload;
 }
 
+/** The fields of a delivery attempt that name its event: the id, the type, the identification it is about. */
+function eventOf(
+  webhookId: string,
+  payload: WebhookPayload | TestWebhookPayload,
+): Pick<DeliveryAttempt, 'webhookId' | 'eventType' | 'verificationSessionId' | 'identificationId'> {
+  return {
+    webhookId,
+    eventType: String(payload.type),
+    ...('verificationSessionId' in payload.data
+      ? {
+          verificationSessionId: payload.data.verificationSessionId,
+          identificationId: payload.data.identificationId,
+        }
+      : {}),
+  };
+}
+
 export interface WebhookDispatcherOptions {
   url: string;
   secret: string;
@@ -151,14 +168,7 @@ export class WebhookDispatcher {
     const retry = !ok && attempt < this.options.maxAttempts;
     const delay = retry ? this.retryDelay(attempt) : 0;
     this.record({
-      webhookId,
-      eventType: String(payload.type),
-      ...('verificationSessionId' in payload.data
-        ? {
-            verificationSessionId: payload.data.verificationSessionId,
-            identificationId: payload.data.identificationId,
-          }
-        : {}),
+      ...eventOf(webhookId, payload),
       attempt,
       url: this.options.url,
       sentAt: new Date(started).toISOString(),
@@ -187,14 +197,7 @@ export class WebhookDispatcher {
 
   private recordDropped(webhookId: string, payload: WebhookPayload | TestWebhookPayload): void {
     this.record({
-      webhookId,
-      eventType: String(payload.type),
-      ...('verificationSessionId' in payload.data
-        ? {
-            verificationSessionId: payload.data.verificationSessionId,
-            identificationId: payload.data.identificationId,
-          }
-        : {}),
+      ...eventOf(webhookId, payload),
       attempt: 1,
       url: this.options.url,
       sentAt: new Date().toISOString(),

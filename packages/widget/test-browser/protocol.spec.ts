@@ -1,3 +1,4 @@
+import type { SendLinkOffer } from '@verify-kit/protocol';
 import { en } from '../src/strings.en.js';
 import {
   eventTypes,
@@ -12,6 +13,12 @@ import {
   test,
   title,
 } from './fixtures.js';
+
+/** The kit offers both channels, each to the person's own contact, masked. */
+const EMAIL_AND_SMS: SendLinkOffer[] = [
+  { channel: 'email', to: 'a•••@example.com' },
+  { channel: 'sms', to: '•••••67' },
+];
 
 test('409 SESSION_CREATION_IN_PROGRESS on start: asks again after Retry-After, without an error', async ({
   page,
@@ -153,10 +160,7 @@ test('with e-mail and SMS both offered, one button each, named by its channel an
   stub,
   widget,
 }) => {
-  stub.sendLink = [
-    { channel: 'email', to: 'a•••@example.com' },
-    { channel: 'sms', to: '•••••67' },
-  ];
+  stub.sendLink = EMAIL_AND_SMS;
   await openStarted(page, stub, widget);
   await expect(
     widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com`, exact: true }),
@@ -197,10 +201,7 @@ test('the send-link part passes axe-core offered, refused and sent, light and da
   stub,
   widget,
 }) => {
-  stub.sendLink = [
-    { channel: 'email', to: 'a•••@example.com' },
-    { channel: 'sms', to: '•••••67' },
-  ];
+  stub.sendLink = EMAIL_AND_SMS;
   await page.emulateMedia({ colorScheme: 'dark' });
   await openStarted(page, stub, widget);
   await expectNoAxeViolations(page, 'send-link offered (dark)');
