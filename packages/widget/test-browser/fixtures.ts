@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import type { SendLinkOffer } from '@verify-kit/protocol';
 import { en } from '../src/strings.en.js';
 import { StubServer } from './stub-server.js';
 
@@ -80,6 +81,17 @@ export async function eventTypes(page: Page): Promise<string[]> {
 export async function openStarted(page: Page, stub: StubServer, widget: Locator): Promise<void> {
   await page.goto(stub.page({ attrs: FAST_START }));
   await expect(title(widget)).toHaveText(en.awaitingTitle);
+}
+
+/** openStarted, the kit offering to send the link to `offers` (the person's own contacts, masked). */
+export async function openOffering(
+  page: Page,
+  stub: StubServer,
+  widget: Locator,
+  offers: SendLinkOffer[],
+): Promise<void> {
+  stub.sendLink = offers;
+  await openStarted(page, stub, widget);
 }
 
 /** The kit reports the session approved; waits until the element shows it. */

@@ -7,6 +7,7 @@ import {
   FAST,
   FAST_START,
   kitApproves,
+  openOffering,
   openStarted,
   SLOW_START,
   shownCode,
@@ -14,11 +15,9 @@ import {
   title,
 } from './fixtures.js';
 
-/** The kit offers both channels, each to the person's own contact, masked. */
-const EMAIL_AND_SMS: SendLinkOffer[] = [
-  { channel: 'email', to: 'a•••@example.com' },
-  { channel: 'sms', to: '•••••67' },
-];
+// The person's own contacts, masked, as the kit offers them for the send-link.
+const EMAIL: SendLinkOffer = { channel: 'email', to: 'a•••@example.com' };
+const SMS: SendLinkOffer = { channel: 'sms', to: '•••••67' };
 
 test('409 SESSION_CREATION_IN_PROGRESS on start: asks again after Retry-After, without an error', async ({
   page,
@@ -134,8 +133,7 @@ test('send the link by e-mail: no address field, the button names the masked con
   stub,
   widget,
 }) => {
-  stub.sendLink = [{ channel: 'email', to: 'a•••@example.com' }];
-  await openStarted(page, stub, widget);
+  await openOffering(page, stub, widget, [EMAIL]);
   // The browser never chooses the recipient: nothing to type it into.
   await expect(widget.getByRole('textbox')).toHaveCount(0);
   await expect(widget.locator('input')).toHaveCount(0);
@@ -160,8 +158,7 @@ test('with e-mail and SMS both offered, one button each, named by its channel an
   stub,
   widget,
 }) => {
-  stub.sendLink = EMAIL_AND_SMS;
-  await openStarted(page, stub, widget);
+  await openOffering(page, stub, widget, [EMAIL, SMS]);
   await expect(
     widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com`, exact: true }),
   ).toHaveCount(1);
@@ -175,8 +172,7 @@ test('a refused send says so and keeps the session on screen; a long 429 says to
   stub,
   widget,
 }) => {
-  stub.sendLink = [{ channel: 'email', to: 'a•••@example.com' }];
-  await openStarted(page, stub, widget);
+  await openOffering(page, stub, widget, [EMAIL]);
   const send = widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com` });
   stub.sessionReplies.push({ status: 403, body: { error: { code: 'SEND_LINK_NO_CONTACT', message: 'x' } } });
   await send.click();
@@ -201,9 +197,8 @@ test('the send-link part passes axe-core offered, refused and sent, light and da
   stub,
   widget,
 }) => {
-  stub.sendLink = EMAIL_AND_SMS;
   await page.emulateMedia({ colorScheme: 'dark' });
-  await openStarted(page, stub, widget);
+  await openOffering(page, stub, widget, [EMAIL, SMS]);
   await expectNoAxeViolations(page, 'send-link offered (dark)');
   const send = widget.getByRole('button', { name: `${en.send} ${en.sms}: •••••67` });
   stub.sessionReplies.push({
