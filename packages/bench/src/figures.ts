@@ -61,6 +61,15 @@ export const FIGURES = {
   'gate.throughputRatio.accountRedisVsLimit': { bench: 'gate', unit: '×', goal: ratio(0.8) },
   'gate.throughputRatio.cachedVsPlain': { bench: 'gate', unit: '×', goal: ratio(0.9) },
   'gate.throughputRatio.coalescedOneUserVsPlain': { bench: 'gate', unit: '×' },
+  // The default gate, 50 people inside their visits (issue 22): memory store, then Redis.
+  'gate.throughputRatio.visitVsPlain': { bench: 'gate', unit: '×', goal: ratio(0.95) },
+  'gate.throughputRatio.visitRedisVsPlainRedis': { bench: 'gate', unit: '×', goal: ratio(0.9) },
+  // `{ p50, p99, count }`: from the webhook's 2xx on instance A to the first refusal on instance B.
+  'gate.revocationMs': {
+    bench: 'gate',
+    unit: 'ms',
+    goal: { field: ['p99'], comparison: '<=', limit: 100 },
+  },
   'client.throughputRatioVsUndici': { bench: 'client', unit: '×', goal: ratio(0.9) },
   'sandbox.createPerSec': { bench: 'create', unit: '/s' },
   'kit.createRatioVsDirect': { bench: 'create', unit: '×' },

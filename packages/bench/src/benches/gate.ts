@@ -10,10 +10,12 @@ import {
 } from '../harness/throughput.js';
 import { approvedUsers } from '../harness/users.js';
 import type { Bench } from './bench.js';
+import { measureRevocation } from './gate-revocation.js';
 
 const LOAD: LoadSettings = { connections: 10, durationSec: 0.5, rounds: 12, warmupSec: 1 };
 /** Distinct approved people, requests round-robin over their cookies. */
 const USERS = 50;
+// /gated and /gated-cached are the gate in strict mode (freshness 'every-request'); /visit is the default.
 // The kit's amplification bound (5 reads a second per identification, issue 15) would serve most of
 // these requests from a read under a second old; lifted, every gated request reads the upstream,
 // which is the work /limit does.
@@ -36,6 +38,7 @@ async function measure(binding: BindingMode, redis: RedisServer | undefined) {
       headers: { accept: 'application/json' },
       cookies: someCookies,
     });
+    // `visit`: the default gate, each person inside the visit approvedUsers started.
     const targets =
       binding === 'session'
         ? [
@@ -44,8 +47,17 @@ async function measure(binding: BindingMode, redis: RedisServer | undefined) {
             at('gated', '/gated'),
             at('gated-cached', '/gated-cached'),
             at('gated-one-user', '/gated', cookies.slice(0, 1)),
+            at('visit', '/visit'),
           ]
-        : [at('limit', '/limit'), at('gated', '/gated')];
+        : [
+            at(
+              binding === 'redis' ? 'plain-redis' : 'plain',
+              binding === 'redis' ? '/plain-redis' : '/plain',
+            ),
+            at('limit', '/limit'),
+            at('gated', '/gated'),
+            at('visit', '/visit'),
+          ];
     const results = await compareThroughput(targets, LOAD);
     for (const [name, r] of Object.entries(results)) {
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
@@ -65,6 +77,11 @@ export const gateBench: Bench = {
     const memory = await measure('memory', undefined);
     const redis = await startRedisServer();
     const inRedis = await measure('redis', redis).finally(() => redis.stop());
+    log(
+      `  visit/plain: memory ${ratio('visit', 'plain', memory)}, redis ${ratio('visit', 'plain-redis', inRedis)}`,
+    );
+    const revocation = await measureRevocation();
+    log(`  revocation across instances: ${JSON.stringify(revocation.figure)} ms`);
     return {
       figures: {
         'gate.throughputRatio.distinctVsLimit': ratio('gated', 'limit'),
@@ -72,6 +89,9 @@ export const gateBench: Bench = {
         'gate.throughputRatio.accountRedisVsLimit': ratio('gated', 'limit', inRedis),
         'gate.throughputRatio.cachedVsPlain': ratio('gated-cached', 'plain'),
         'gate.throughputRatio.coalescedOneUserVsPlain': ratio('gated-one-user', 'plain'),
+        'gate.throughputRatio.visitVsPlain': ratio('visit', 'plain', memory),
+        'gate.throughputRatio.visitRedisVsPlainRedis': ratio('visit', 'plain-redis', inRedis),
+        'gate.revocationMs': revocation.figure,
       },
       details: {
         load: LOAD,
@@ -83,7 +103,12 @@ export const gateBench: Bench = {
           distinctVsLimit: perRoundRatios(session.gated!, session.limit!),
           accountMemoryVsLimit: perRoundRatios(memory.gated!, memory.limit!),
           accountRedisVsLimit: perRoundRatios(inRedis.gated!, inRedis.limit!),
+          visitVsPlain: perRoundRatios(memory.visit!, memory.plain!),
+          visitRedisVsPlainRedis: perRoundRatios(inRedis.visit!, inRedis['plain-redis']!),
+          sessionVisitVsPlain: perRoundRatios(session.visit!, session.plain!),
         },
+        sessionVisitVsPlain: ratio('visit', 'plain'),
+        revocation: revocation.details,
         requestsPerSec: { session, accountMemory: memory, accountRedis: inRedis },
       },
     };

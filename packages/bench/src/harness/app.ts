@@ -64,7 +64,10 @@ const PAGE = `<!doctype html>
  * - `/plain`: the session middleware only;
  * - `/limit`: the physical minimum of a gate: the session middleware and one bare undici GET of
  *   the session's identification at the upstream (the kit's own work removed);
- * - `/gated`, `/gated-cached` (maxAgeMs 5000), `/account` (navigations redirected to /verify).
+ * - `/gated`, `/gated-cached` (maxAgeMs 5000): the gate in strict mode (freshness 'every-request');
+ * - `/visit`, `/account` (navigations redirected to /verify): the gate as the kit sets it by default
+ *   (a read per visit, the stored decision inside it);
+ * - `/plain-redis` (binding 'redis'): the session middleware and one Redis GET (node-redis).
  */
 export function createBenchApp(config: AppConfig) {
   const widget = readFileSync(fileURLToPath(import.meta.resolve('@verify-kit/widget/standalone')));
@@ -74,6 +77,7 @@ export function createBenchApp(config: AppConfig) {
   const clock = { offsetMs: 0 };
   const kit = createKit(config, () => Date.now() + clock.offsetMs, shared);
   const upstream = new Pool(new URL(config.upstreamUrl).origin);
+  const plainRedis = config.binding === 'redis' ? plainRedisClient(config.redisUrl) : undefined;
   let granted = 0;
   const ok: RequestHandler = (_req, res) => {
     granted++;
@@ -130,8 +134,21 @@ export function createBenchApp(config: AppConfig) {
       next(error);
     }
   });
-  app.get('/gated', kit.requireApproved(), ok);
-  app.get('/gated-cached', kit.requireApproved({ maxAgeMs: 5000 }), ok);
+  // Strict mode (a read per request), as these figures have always measured the gate.
+  app.get('/gated', kit.requireApproved({ freshness: 'every-request' }), ok);
+  app.get('/gated-cached', kit.requireApproved({ freshness: 'every-request', maxAgeMs: 5000 }), ok);
+  // The kit's default: a read per visit, the stored decision inside it.
+  app.get('/visit', kit.requireApproved(), ok);
+  if (plainRedis !== undefined) {
+    app.get('/plain-redis', async (req, res, next) => {
+      try {
+        await plainRedis.get(`bench-plain:${req.session.userId ?? req.sessionID}`);
+        ok(req, res, next);
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
   app.get('/account', kit.requireApproved({ redirectTo: '/verify' }), ok);
   app.get('/verify', (_req, res) => {
     res.type('html').send(PAGE);
@@ -154,10 +171,12 @@ export function createBenchApp(config: AppConfig) {
     async shutdown(server: Server, drainMs: number) {
       await kit.shutdown({ server, drainMs });
       await Promise.all([upstream.close(), shared?.close()]);
+      if (plainRedis?.isOpen) await plainRedis.close();
     },
     async close() {
       await Promise.all([kit.close(), upstream.close()]);
       await shared?.close();
+      if (plainRedis?.isOpen) await plainRedis.close();
     },
   };
 }
@@ -223,6 +242,15 @@ async function approvedUpstream(upstream: Pool, apiKey: string, id: string | und
     headers: { 'x-api-key': apiKey },
   });
   return ((await answer.body.json()) as { status?: string }).status === 'APPROVED';
+}
+
+/** /plain-redis's client: the node-redis kind the kit's Redis binding store uses. */
+function plainRedisClient(url: string | undefined) {
+  if (url === undefined) throw new Error('binding "redis" needs redisUrl');
+  const client = createClient({ url });
+  client.on('error', () => {});
+  client.connect().catch(() => {});
+  return client;
 }
 
 function redisStore(url: string | undefined): BindingStore {

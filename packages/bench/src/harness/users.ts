@@ -11,16 +11,21 @@ export interface ApprovedUser {
 }
 
 /** A browser of one person on the bench app; its responses stay out of the test transcript. */
-export function benchBrowser(stack: Stack, dispatcher?: Dispatcher): Browser {
+export function benchBrowser(stack: Pick<Stack, 'appUrl'>, dispatcher?: Dispatcher): Browser {
   return new Browser(stack.appUrl, new CookieJar(), { record: false, ...(dispatcher ? { dispatcher } : {}) });
 }
 
 /**
  * `count` distinct people, each verified through the kit and approved by the sandbox, with the
  * cookies the gate settled on (the first approval moves an anonymous session to a new id).
- * `signIn`: each signs in first, so the verification is bound to an account.
+ * `signIn`: each signs in first, so the verification is bound to an account. Each is inside a
+ * visit of the default gate (`/visit`) when it is returned.
  */
-export async function approvedUsers(stack: Stack, count: number, signIn = false): Promise<ApprovedUser[]> {
+export async function approvedUsers(
+  stack: Pick<Stack, 'appUrl' | 'sandboxUrl' | 'apiKey'>,
+  count: number,
+  signIn = false,
+): Promise<ApprovedUser[]> {
   const sandbox = createSandboxControl({ url: stack.sandboxUrl, apiKey: stack.apiKey });
   const users: ApprovedUser[] = [];
   await runPool(count, 8, async () => {
@@ -34,6 +39,9 @@ export async function approvedUsers(stack: Stack, count: number, signIn = false)
       const gated = await browser.get('/gated');
       if (gated.status !== 200) throw new Error(`an approved user got ${gated.status} at /gated`);
     }
+    // The visit starts here (the default gate's read); the load's requests are inside it.
+    const visit = await browser.get('/visit');
+    if (visit.status !== 200) throw new Error(`an approved user got ${visit.status} at /visit`);
     await browser.post(`/bench/limit?id=${encodeURIComponent(identificationId)}`);
     users.push({ cookie: browser.cookieHeader, identificationId });
   });
