@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { readSessionBinding, sessionOf, type VerificationBinding } from './binding.js';
 import { clearProof, issueProof, proves } from './binding-proof.js';
-import type { BindingStore } from './binding-store.js';
+import { type BindingStore, isPerProcessStore } from './binding-store.js';
 import { ERROR_CODE, kitError } from './errors.js';
 import { identificationKey, sameIdentification } from './identification-key.js';
 import type { Log } from './log.js';
@@ -15,7 +15,7 @@ export interface Owner {
 
 export type AccountOf = (req: Request) => unknown;
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 
 /** A store that does not answer within this fails the request (503; the gate fails closed). */
@@ -43,16 +43,35 @@ export class Bindings {
   }
 
   async ownerOf(req: Request): Promise<Owner> {
+    return this.ownerNow(req);
+  }
+
+  /** ownerOf without a step of waiting when accountOf answers at once (the gate's stored grant). */
+  ownerNow(req: Request): Owner | Promise<Owner> {
     if (this.accountOf === undefined) return {};
     let id: unknown;
     try {
-      id = await this.accountOf(req);
+      id = this.accountOf(req);
     } catch (cause) {
-      this.log.error('accountOf(req) threw', {
-        error: cause instanceof Error ? cause.message : String(cause),
-      });
-      throw kitError(ERROR_CODE.ACCOUNT_RESOLUTION_FAILED, 'the server could not tell who is signed in');
+      throw this.#accountOfThrew(cause);
     }
+    if (!isThenable(id)) return this.#ownerFrom(id);
+    return Promise.resolve(id).then(
+      (value) => this.#ownerFrom(value),
+      (cause: unknown) => {
+        throw this.#accountOfThrew(cause);
+      },
+    );
+  }
+
+  #accountOfThrew(cause: unknown) {
+    this.log.error('accountOf(req) threw', {
+      error: cause instanceof Error ? cause.message : String(cause),
+    });
+    return kitError(ERROR_CODE.ACCOUNT_RESOLUTION_FAILED, 'the server could not tell who is signed in');
+  }
+
+  #ownerFrom(id: unknown): Owner {
     if (id === undefined || id === null) return {};
     if (typeof id === 'number' && Number.isSafeInteger(id)) return { accountId: String(id) };
     if (typeof id !== 'string' || id.length === 0 || id.length > 256) {
@@ -134,6 +153,33 @@ export class Bindings {
     }
     if (binding !== undefined) await this.dropStatus(binding.identificationId);
     return binding;
+  }
+
+  /**
+   * find() without a step of waiting: the session's binding, or an account's from a store of this
+   * process; undefined when that cannot be known at once (find() then does it).
+   */
+  findNow(req: Request, owner: Owner): VerificationBinding | undefined {
+    const { accountId } = owner;
+    if (accountId === undefined) {
+      const binding = readSessionBinding(req);
+      return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
+    }
+    if (!isPerProcessStore(this.store)) return undefined;
+    const binding = this.storedNow(() => this.store.get(accountId));
+    return isThenable(binding) ? undefined : binding;
+  }
+
+  /** A store call that answers at once, as stored() does; a failure is BINDING_STORE_UNAVAILABLE. */
+  storedNow<T>(call: () => T): T {
+    try {
+      return call();
+    } catch (cause) {
+      this.log.error('the binding store failed', {
+        error: cause instanceof Error ? cause.message : String(cause),
+      });
+      throw kitError(ERROR_CODE.BINDING_STORE_UNAVAILABLE, 'the server cannot check verifications right now');
+    }
   }
 
   /** A store call within the timeout; any failure is BINDING_STORE_UNAVAILABLE (the cause is logged). */

@@ -10,7 +10,7 @@ import {
 import type { Request, Response } from 'express';
 import { createAudit } from './audit.js';
 import type { VerificationBinding } from './binding.js';
-import { Bindings, type Owner } from './bindings.js';
+import { Bindings, isThenable, type Owner } from './bindings.js';
 import { type DecideOptions, type DecisionSource, Decisions, type VisitMarker } from './decisions.js';
 import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
 import { createLog, type Log } from './log.js';
@@ -41,6 +41,11 @@ export type Lookup = Found | { owner: Owner; binding: undefined };
 export type Decision =
   | (Found & { source: DecisionSource; visit?: VisitMarker })
   | { owner: Owner; binding: undefined };
+
+/** KitCore.grantNow: granted from the stored decision at once, or the owner for decide(). */
+export type GrantNow =
+  | { granted: true; owner: Owner; identificationId: string; source: DecisionSource }
+  | { granted: false; owner?: Owner | Promise<Owner> };
 
 /** Everything the routes and the gate share; one per createVerifyKit call. */
 export class KitCore {
@@ -168,9 +173,30 @@ export class KitCore {
     return { owner, binding, identification, view: this.describe(binding, identification) };
   }
 
+  /**
+   * The gate's grant inside a visit when everything answers at once (accountOf, a store of this
+   * process): what decide() would answer from the stored decision, without its steps of waiting
+   * (BENCHMARKS.md, "Where the time goes inside a visit"). Otherwise the owner found so far, for
+   * decide() to go on from (accountOf is asked once per request).
+   */
+  grantNow(req: Request, options: DecideOptions = {}): GrantNow {
+    if (this.#closed || !this.decisions.mayGrantNow(options)) return { granted: false };
+    const owner = this.bindings.ownerNow(req);
+    if (isThenable(owner)) return { granted: false, owner };
+    const binding = this.bindings.findNow(req, owner);
+    // An anonymous visitor's first approval moves the session (approvedBy): decide() does that.
+    if (binding === undefined || (owner.accountId === undefined && binding.approvedAt === undefined)) {
+      return { granted: false, owner };
+    }
+    const { identificationId } = binding;
+    const decided = this.decisions.storedGrantNow(req, owner, identificationId, options);
+    if (decided === undefined) return { granted: false, owner };
+    return { granted: true, owner, identificationId, source: decided.source };
+  }
+
   /** The verification of a gated request (gate, statusOf): per visit, or a read each time. */
-  async decide(req: Request, options: DecideOptions = {}): Promise<Decision> {
-    const owner = await this.bindings.ownerOf(req);
+  async decide(req: Request, options: DecideOptions = {}, known?: Owner | Promise<Owner>): Promise<Decision> {
+    const owner = await (known ?? this.bindings.ownerOf(req));
     const early = this.decisions.prefetch(req, owner, options);
     const binding = await this.bindings.find(req, owner);
     if (binding === undefined) return { owner, binding };

@@ -1,7 +1,7 @@
 import { type Identification, isApproved, isKnownStatus } from '@verify-kit/client';
 import type { Request } from 'express';
 import { isPerProcessStore, type StoredDecision } from './binding-store.js';
-import type { Bindings, Owner } from './bindings.js';
+import { type Bindings, isThenable, type Owner } from './bindings.js';
 import { identificationKey } from './identification-key.js';
 import type { Log } from './log.js';
 import { BoundedMap } from './lru.js';
@@ -161,6 +161,45 @@ export class Decisions {
       }
       throw error;
     }
+  }
+
+  /** Whether storedGrantNow can ever answer: a visit, and a store of this process. */
+  mayGrantNow(options: DecideOptions = {}): boolean {
+    return (
+      (options.freshness ?? this.settings.freshness) === 'visit' && isPerProcessStore(this.bindings.store)
+    );
+  }
+
+  /**
+   * decide() without a step of waiting, for a store of this process (its calls answer at once):
+   * inside a visit, a stored APPROVED that decide() would answer from the store. undefined for
+   * anything else (decide() then does the whole work).
+   */
+  storedGrantNow(req: Request, owner: Owner, identificationId: string, options: DecideOptions = {}) {
+    if (!this.mayGrantNow(options)) return undefined;
+    const { store } = this.bindings;
+    const now = this.now();
+    const marker = markerOf(visitSessionOf(req));
+    if (
+      marker === undefined ||
+      marker.identificationId !== identificationId ||
+      marker.accountId !== (owner.accountId ?? null) ||
+      now - marker.seenAt > this.settings.visitIdleMs
+    ) {
+      return undefined;
+    }
+    const stored = this.bindings.storedNow(() => store.getDecision(identificationKey(identificationId)));
+    if (stored === undefined || isThenable(stored) || stored.status === null || !isApproved(stored.status)) {
+      return undefined;
+    }
+    const age = now - stored.at;
+    if (age >= this.settings.staleIfErrorMs) return undefined;
+    if (now - marker.seenAt > this.settings.visitIdleMs / 10) this.enter(req, { ...marker, seenAt: now });
+    if (age >= (options.maxAgeMs ?? this.settings.maxAgeMs)) this.#refresh(identificationId);
+    return {
+      identification: { id: identificationId, status: 'APPROVED' },
+      source: 'stored',
+    } satisfies Decided;
   }
 
   /**

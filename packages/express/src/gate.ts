@@ -1,7 +1,7 @@
 import { isApproved, isKnownStatus, VerifyKitError } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import type { KitCore } from './core.js';
+import type { GrantNow, KitCore } from './core.js';
 import type { DecisionSettings, Freshness } from './decisions.js';
 import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
 import { FreshnessSchema, fn, invalidOptions } from './options.js';
@@ -130,9 +130,24 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
   };
   return (req, res, next) => {
     let passed = false;
+    // Inside a visit with a store of this process: granted at once, no step of waiting.
+    let quick: GrantNow;
+    try {
+      quick = core.grantNow(req, decideOptions);
+    } catch (error) {
+      // Answered as decide()'s failures are, below.
+      quick = { granted: false, owner: Promise.reject(error) };
+    }
+    if (quick.granted) {
+      const { owner, identificationId, source } = quick;
+      core.audit({ type: 'gate.granted', accountId: owner.accountId, identificationId, source });
+      next();
+      return;
+    }
+    const known = quick.owner;
     const run = async () => {
       core.assertOpen();
-      const found = await core.decide(req, decideOptions);
+      const found = await core.decide(req, decideOptions, known);
       const { accountId } = found.owner;
       const source = found.binding === undefined ? undefined : found.source;
       const refused = (status: string | null, phase: Phase | null) => {
