@@ -31,6 +31,11 @@ export class Bindings {
   // Session ids moving after an approval right now: a concurrent request of the same browser
   // goes on with the old id (its response sets no cookie) rather than minting another.
   readonly #approving = new Set<string>();
+  /**
+   * An identification is about to stop being bound (replaced by bind(), forgotten): its stored
+   * decision is retired (Decisions.retire), since inside a visit it stands in for the binding.
+   */
+  onUnbound: (identificationId: string) => Promise<void> = async () => {};
 
   constructor(
     private readonly accountOf: AccountOf | undefined,
@@ -96,20 +101,23 @@ export class Bindings {
    */
   async bind(req: Request, res: Response, owner: Owner, binding: VerificationBinding): Promise<void> {
     const { accountId } = owner;
-    let replaced: VerificationBinding | undefined;
+    const previous =
+      accountId !== undefined ? await this.stored(() => this.store.get(accountId)) : readSessionBinding(req);
+    const replaced =
+      previous !== undefined && !sameIdentification(previous.identificationId, binding.identificationId)
+        ? previous
+        : undefined;
+    // Before the binding moves: a failure leaves the old binding, never its decision without it.
+    if (replaced !== undefined) await this.onUnbound(replaced.identificationId);
     if (accountId !== undefined) {
-      replaced = await this.stored(() => this.store.get(accountId));
       await this.stored(() => this.store.set(accountId, binding));
     } else {
-      replaced = readSessionBinding(req);
       const proof = issueProof(req, res, sessionOf(req));
       await moveSession(req, (session) => {
         session.verifyKit = { ...binding, proof };
       });
     }
-    if (replaced !== undefined && !sameIdentification(replaced.identificationId, binding.identificationId)) {
-      await this.dropStatus(replaced.identificationId);
-    }
+    if (replaced !== undefined) await this.dropStatus(replaced.identificationId);
   }
 
   /** The identification's status record goes: it is bound to nobody any more. */
@@ -144,6 +152,8 @@ export class Bindings {
     owner: Owner,
   ): Promise<VerificationBinding | undefined> {
     const binding = await this.find(req, owner);
+    // Before the binding goes, as in bind().
+    if (binding !== undefined) await this.onUnbound(binding.identificationId);
     const { accountId } = owner;
     if (accountId !== undefined) await this.stored(() => this.store.delete(accountId));
     else {

@@ -10,8 +10,15 @@ import {
 import type { Request, Response } from 'express';
 import { createAudit } from './audit.js';
 import type { VerificationBinding } from './binding.js';
+import { isPerProcessStore } from './binding-store.js';
 import { Bindings, isThenable, type Owner } from './bindings.js';
-import { type DecideOptions, type DecisionSource, Decisions, type VisitMarker } from './decisions.js';
+import {
+  type DecideOptions,
+  type DecisionSource,
+  Decisions,
+  type Prefetched,
+  type VisitMarker,
+} from './decisions.js';
 import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
 import { createLog, type Log } from './log.js';
 import type { Dispatcher, ResolvedOptions, SessionOptions } from './options.js';
@@ -41,6 +48,14 @@ export type Lookup = Found | { owner: Owner; binding: undefined };
 export type Decision =
   | (Found & { source: DecisionSource; visit?: VisitMarker })
   | { owner: Owner; binding: undefined };
+
+/** KitCore.decideGate: granted from the stored decision of the visit, without the binding. */
+export interface StoredGrant {
+  granted: true;
+  owner: Owner;
+  identificationId: string;
+  source: DecisionSource;
+}
 
 /** KitCore.grantNow: granted from the stored decision at once, or the owner for decide(). */
 export type GrantNow =
@@ -96,6 +111,7 @@ export class KitCore {
       },
     });
     this.decisions = new Decisions(this.reader, this.bindings, options, this.log, options.now);
+    this.bindings.onUnbound = (identificationId) => this.decisions.retire(identificationId);
     this.audit = createAudit(options.onAudit, this.log, options.now);
     this.limits = new RateLimits(options.sessionLimit, options.maxLongPolls, this.log);
     this.sendLink = new SendLink(options.sendLink, (message) => this.warnOnce(message));
@@ -197,7 +213,37 @@ export class KitCore {
   /** The verification of a gated request (gate, statusOf): per visit, or a read each time. */
   async decide(req: Request, options: DecideOptions = {}, known?: Owner | Promise<Owner>): Promise<Decision> {
     const owner = await (known ?? this.bindings.ownerOf(req));
+    return this.#decideFor(req, options, owner, this.decisions.prefetch(req, owner, options));
+  }
+
+  /**
+   * The gate's decide(): inside an account's visit with a shared store, the stored decision of the
+   * visit's identification grants alone, one store call (Decisions.grantStored has why that is
+   * safe); anything else goes on to decide() with the same prefetched call. A store of this process
+   * keeps the binding check (it costs nothing there; grantNow).
+   */
+  async decideGate(
+    req: Request,
+    options: DecideOptions = {},
+    known?: Owner | Promise<Owner>,
+  ): Promise<Decision | StoredGrant> {
+    const owner = await (known ?? this.bindings.ownerOf(req));
     const early = this.decisions.prefetch(req, owner, options);
+    if (early !== undefined && !isPerProcessStore(this.bindings.store)) {
+      const decided = await this.decisions.grantStored(req, owner, early, options);
+      if (decided !== undefined) {
+        return { granted: true, owner, identificationId: early.identificationId, source: decided.source };
+      }
+    }
+    return this.#decideFor(req, options, owner, early);
+  }
+
+  async #decideFor(
+    req: Request,
+    options: DecideOptions,
+    owner: Owner,
+    early: Prefetched | undefined,
+  ): Promise<Decision> {
     const binding = await this.bindings.find(req, owner);
     if (binding === undefined) return { owner, binding };
     const decided = await this.decisions.decide(req, owner, binding.identificationId, options, early);

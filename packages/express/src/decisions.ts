@@ -63,6 +63,11 @@ export interface DecideOptions {
 const REFRESH_RETRY_MS = 1000;
 /** Kept this much past staleIfErrorMs, so a slow read that started before a webhook still loses to it. */
 const DECISION_TTL_MARGIN_MS = 10 * 60_000;
+/**
+ * The `at` of a retired identification's decision (retire()): later than any read or event, so
+ * newer-wins never lets a read that was under way, or a long-poll still polling, put it back.
+ */
+const RETIRED_AT = Number.MAX_SAFE_INTEGER;
 
 type VisitSession = Record<string, unknown>;
 
@@ -118,12 +123,7 @@ export class Decisions {
     const session = visitSessionOf(req);
     const marker = markerOf(session);
     const accountId = owner.accountId ?? null;
-    const inVisit =
-      marker !== undefined &&
-      marker.identificationId === identificationId &&
-      marker.accountId === accountId &&
-      now - marker.seenAt <= this.settings.visitIdleMs;
-    if (!inVisit) {
+    if (!this.#inVisit(marker, owner, identificationId, now)) {
       // An ended visit's marker goes now: a session moved on approval must not carry it.
       if (marker !== undefined && session !== undefined) delete session[VISIT_KEY];
       const identification = await this.reader.read(identificationId);
@@ -132,28 +132,18 @@ export class Decisions {
         : undefined;
       return { identification, source: 'read', ...(visit === undefined ? {} : { visit }) } satisfies Decided;
     }
-    if (now - marker.seenAt > this.settings.visitIdleMs / 10) {
-      this.enter(req, { ...marker, seenAt: now });
-    }
+    this.#touch(req, marker, now);
     const { store } = this.bindings;
     const stored =
       prefetched?.identificationId === identificationId
         ? await prefetched.decision
         : await this.bindings.stored(() => store.getDecision(identificationKey(identificationId)));
-    const age = stored === undefined ? Number.POSITIVE_INFINITY : now - stored.at;
-    const usable = stored !== undefined && stored.status !== null && age < this.settings.staleIfErrorMs;
-    if (usable && isApproved(stored.status)) {
-      if (age >= (options.maxAgeMs ?? this.settings.maxAgeMs)) this.#refresh(identificationId);
-      return {
-        identification: { id: identificationId, status: 'APPROVED' },
-        source: 'stored',
-      } satisfies Decided;
-    }
+    if (this.#grantable(stored, now)) return this.#storedGrant(identificationId, stored, now, options);
     try {
       return { identification: await this.reader.read(identificationId), source: 'read' } satisfies Decided;
     } catch (error) {
       // The service is down and the store knows a refusal: refuse (403), as the service last said.
-      if (usable && stored.status !== null) {
+      if (this.#usable(stored, now)) {
         return {
           identification: { id: identificationId, status: stored.status },
           source: 'stored',
@@ -180,22 +170,75 @@ export class Decisions {
     const { store } = this.bindings;
     const now = this.now();
     const marker = markerOf(visitSessionOf(req));
-    if (
-      marker === undefined ||
-      marker.identificationId !== identificationId ||
-      marker.accountId !== (owner.accountId ?? null) ||
-      now - marker.seenAt > this.settings.visitIdleMs
-    ) {
-      return undefined;
-    }
+    if (!this.#inVisit(marker, owner, identificationId, now)) return undefined;
     const stored = this.bindings.storedNow(() => store.getDecision(identificationKey(identificationId)));
-    if (stored === undefined || isThenable(stored) || stored.status === null || !isApproved(stored.status)) {
+    if (isThenable(stored) || !this.#grantable(stored, now)) return undefined;
+    this.#touch(req, marker, now);
+    return this.#storedGrant(identificationId, stored, now, options);
+  }
+
+  /**
+   * Inside an account's visit, the prefetched decision of the identification the visit marker names
+   * grants without the account's binding (one store call: BENCHMARKS.md, "Where the time goes inside
+   * a visit"). Safe because every way the binding stops naming that identification retires its
+   * decision first (retire(): a new verification, forget, on any instance), and a decision older
+   * than maxAgeMs is not used here: the full path (binding, then decide()) re-reads it, so a binding
+   * gone otherwise (expired, removed from the store by hand) grants for at most maxAgeMs more.
+   * undefined: decide() with the binding does the whole work (the same prefetched call, not again).
+   */
+  async grantStored(req: Request, owner: Owner, prefetched: Prefetched, options: DecideOptions = {}) {
+    if (owner.accountId === undefined || (options.freshness ?? this.settings.freshness) !== 'visit') {
       return undefined;
     }
-    const age = now - stored.at;
-    if (age >= this.settings.staleIfErrorMs) return undefined;
+    const marker = markerOf(visitSessionOf(req));
+    const { identificationId } = prefetched;
+    if (!this.#inVisit(marker, owner, identificationId, this.now())) return undefined;
+    let stored: StoredDecision | undefined;
+    try {
+      stored = await prefetched.decision;
+    } catch {
+      return undefined; // decide() awaits the same call again and fails closed
+    }
+    const now = this.now();
+    if (!this.#grantable(stored, now)) return undefined;
+    if (now - stored.at >= (options.maxAgeMs ?? this.settings.maxAgeMs)) return undefined;
+    this.#touch(req, marker, now);
+    return this.#storedGrant(identificationId, stored, now, options);
+  }
+
+  /** The visit the marker names is this owner's, of this identification, and not idle too long. */
+  #inVisit(
+    marker: VisitMarker | undefined,
+    owner: Owner,
+    identificationId: string,
+    now: number,
+  ): marker is VisitMarker {
+    return (
+      marker !== undefined &&
+      marker.identificationId === identificationId &&
+      marker.accountId === (owner.accountId ?? null) &&
+      now - marker.seenAt <= this.settings.visitIdleMs
+    );
+  }
+
+  /** A stored decision that says something (not invalidated) and is younger than staleIfErrorMs. */
+  #usable(stored: StoredDecision | undefined, now: number): stored is StoredDecision & { status: string } {
+    return stored !== undefined && stored.status !== null && now - stored.at < this.settings.staleIfErrorMs;
+  }
+
+  /** A stored decision a visit may be granted from. */
+  #grantable(stored: StoredDecision | undefined, now: number): stored is StoredDecision & { status: string } {
+    return this.#usable(stored, now) && isApproved(stored.status);
+  }
+
+  /** The visit's seenAt, refreshed at most every visitIdleMs / 10. */
+  #touch(req: Request, marker: VisitMarker, now: number): void {
     if (now - marker.seenAt > this.settings.visitIdleMs / 10) this.enter(req, { ...marker, seenAt: now });
-    if (age >= (options.maxAgeMs ?? this.settings.maxAgeMs)) this.#refresh(identificationId);
+  }
+
+  /** A grant from the stored decision; re-read in the background once older than maxAgeMs. */
+  #storedGrant(identificationId: string, stored: StoredDecision, now: number, options: DecideOptions) {
+    if (now - stored.at >= (options.maxAgeMs ?? this.settings.maxAgeMs)) this.#refresh(identificationId);
     return {
       identification: { id: identificationId, status: 'APPROVED' },
       source: 'stored',
@@ -249,7 +292,8 @@ export class Decisions {
     // cannot revoke, and a stored refusal is read again by the gate anyway.
     if (!hint?.type?.startsWith('identification.') || isApproved(hint.status)) return false;
     const { store } = this.bindings;
-    if ((await this.bindings.stored(() => store.getDecision(key))) === undefined) return false;
+    const stored = await this.bindings.stored(() => store.getDecision(key));
+    if (stored === undefined || stored.at === RETIRED_AT) return false;
     const status = typeof hint.status === 'string' && isKnownStatus(hint.status) ? hint.status : null;
     await this.#put(key, { status, at: this.now(), source: 'webhook' });
     return true;
@@ -268,15 +312,23 @@ export class Decisions {
     });
   }
 
-  /** forget(): the stored decision goes, and this browser's visit ends. */
+  /** forget(): the stored decision is retired, and this browser's visit ends. */
   async forget(req: Request, identificationId: string | undefined): Promise<void> {
     const session = visitSessionOf(req);
     if (session !== undefined && VISIT_KEY in session) delete session[VISIT_KEY];
-    if (identificationId === undefined) return;
+    if (identificationId !== undefined) await this.retire(identificationId);
+  }
+
+  /**
+   * An identification bound to nobody any more (Bindings: replaced by a new verification, or
+   * forgotten): its decision becomes one that never grants, and that no read still under way can
+   * overwrite (RETIRED_AT). A visit whose marker names it, on any device or instance, then goes
+   * through the binding (grantStored) and is refused.
+   */
+  async retire(identificationId: string): Promise<void> {
     const key = identificationKey(identificationId);
     this.#written.delete(key);
-    const { store } = this.bindings;
-    await this.bindings.stored(() => store.deleteDecision(key));
+    await this.#put(key, { status: null, at: RETIRED_AT, source: 'webhook' });
   }
 
   /** `key`: identificationKey(id), as every store key of the kit. */

@@ -147,7 +147,14 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
     const known = quick.owner;
     const run = async () => {
       core.assertOpen();
-      const found = await core.decide(req, decideOptions, known);
+      const found = await core.decideGate(req, decideOptions, known);
+      if ('granted' in found) {
+        const { owner, identificationId, source } = found;
+        core.audit({ type: 'gate.granted', accountId: owner.accountId, identificationId, source });
+        passed = true;
+        next();
+        return;
+      }
       const { accountId } = found.owner;
       const source = found.binding === undefined ? undefined : found.source;
       const refused = (status: string | null, phase: Phase | null) => {
