@@ -27,10 +27,15 @@ export class CreationTicket {
     this.#browser = typeof id === 'string' ? id : undefined;
   }
 
-  /** Refuses at once (429) when the address or this browser is already at its limit; counts nothing. */
-  check(limits: RateLimits): Promise<void> {
+  /**
+   * Refuses at once (429) when the address or this browser is already at its limit; counts nothing.
+   * A client already gone (its socket closed before the route ran, its address with it) is refused
+   * before any count: nothing is created for it.
+   */
+  async check(limits: RateLimits): Promise<void> {
+    this.#assertPresent();
     const clients = this.#browser === undefined ? [] : [`browser:${this.#browser}`];
-    return limits.check({ address: this.address, clients });
+    await limits.check({ address: this.address, clients });
   }
 
   /**
@@ -53,7 +58,10 @@ export class CreationTicket {
 
   #assertPresent(): void {
     const socket = this.req.socket as Request['socket'] | null | undefined;
-    if (!this.res.destroyed && socket?.destroyed === false) return;
+    // A TCP socket whose peer has no address any more was reset, even where Node has not yet
+    // marked it destroyed (Node 24 notices later); a Unix socket never has a port or a peer address.
+    const reset = socket?.localPort !== undefined && socket.remoteAddress === undefined;
+    if (!this.res.destroyed && socket?.destroyed === false && !reset) return;
     // Nobody reads this answer; a tab that joined the creation asks again.
     const error = kitError(
       ERROR_CODE.SESSION_CREATION_IN_PROGRESS,
