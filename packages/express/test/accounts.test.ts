@@ -90,9 +90,13 @@ describe('an account that cannot be resolved, a binding store that does not answ
   it('a store that does not answer: the gate fails closed with 503 BINDING_STORE_UNAVAILABLE', async () => {
     const memory = createMemoryBindingStore();
     let down = false;
+    // Down, every call hangs: the gate inside a visit asks for the stored decision, not the binding.
+    const hangs = <A extends unknown[], R>(call: (...args: A) => R) =>
+      ((...args: A) => (down ? new Promise<never>(() => {}) : call(...args))) as (...args: A) => R;
     const flaky: BindingStore = {
       ...memory,
-      get: (id) => (down ? new Promise(() => {}) : memory.get(id)),
+      get: hangs(memory.get),
+      getDecision: hangs(memory.getDecision),
     };
     const app2 = await startApp({
       baseUrl: context.sandbox.url,
