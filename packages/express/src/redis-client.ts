@@ -146,6 +146,9 @@ export interface CommandOptions {
  * dropped before its answer is sent again. Whatever happens, a call settles within `ms`: Redis not
  * back by then rejects (the caller fails closed), never a hang and never a pass.
  */
+/** Commands that only read: harmless if node-redis sends one after its caller gave up. */
+const READS = new Set(['GET', 'HGET', 'MGET', 'EXISTS', 'PTTL', 'PING']);
+
 export function commandRunner(client: RedisClientLike, ms = REDIS_COMMAND_TIMEOUT_MS) {
   const waiting = new Set<() => void>();
   client.on('ready', () => {
@@ -176,8 +179,13 @@ export function commandRunner(client: RedisClientLike, ms = REDIS_COMMAND_TIMEOU
       try {
         const left = Math.max(1, until - Date.now());
         // The signal takes a command not sent in time out of node-redis's queue: it never runs late.
-        const abortSignal = AbortSignal.timeout(left);
-        return await withDeadline(client.sendCommand(args, { abortSignal }), left);
+        // A read on a connected client needs none (one running late changes nothing), and creating
+        // the signal is a measurable share of the gate's work inside a visit (BENCHMARKS.md).
+        const sent =
+          client.isReady && READS.has(args[0] ?? '')
+            ? client.sendCommand(args)
+            : client.sendCommand(args, { abortSignal: AbortSignal.timeout(left) });
+        return await withDeadline(sent, left);
       } catch (error) {
         // The connection went (node-redis rejects what was awaiting an answer), or Redis is still
         // loading its data after a restart: a repeatable command goes again once it is back.
