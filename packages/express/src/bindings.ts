@@ -197,7 +197,7 @@ export class Bindings {
     try {
       const result = call();
       // A store that answers at once (the memory store) needs no timer.
-      return isThenable(result) ? await withTimeout(Promise.resolve(result), STORE_TIMEOUT_MS) : result;
+      return isThenable(result) ? await withTimeout(result, STORE_TIMEOUT_MS) : result;
     } catch (cause) {
       this.log.error('the binding store failed', {
         error: cause instanceof Error ? cause.message : String(cause),
