@@ -28,6 +28,31 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/**
+ * A distribution-free interval around the median (order statistics, the sign test): it holds the
+ * true median with at least `confidence`, whatever the spread of the samples. undefined when there
+ * are too few samples for that confidence (fewer than 6 at 0.95).
+ */
+export function medianInterval(
+  values: readonly number[],
+  confidence = 0.95,
+): { low: number; high: number } | undefined {
+  const n = values.length;
+  const sorted = [...values].sort((a, b) => a - b);
+  // The largest k with P(Binomial(n, 1/2) < k) <= (1 - confidence) / 2: [x(k), x(n + 1 - k)].
+  let below = 0;
+  let term = 0.5 ** n; // P(X = 0)
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (below + term > (1 - confidence) / 2) break;
+    below += term;
+    term = (term * (n - i)) / (i + 1);
+    k = i + 1;
+  }
+  if (k === 0) return undefined;
+  return { low: sorted[k - 1]!, high: sorted[n - k]! };
+}
+
 /** Count, median, p95, p99 and max, rounded to 0.1. */
 export function summarize(values: readonly number[]): Summary {
   return {

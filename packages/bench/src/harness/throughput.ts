@@ -1,5 +1,5 @@
 import autocannon, { type Request } from 'autocannon';
-import { median, round } from '../stats.js';
+import { median, medianInterval, round } from '../stats.js';
 
 /** One HTTP route under load (autocannon, in this process; the servers run in their own). */
 export interface Target {
@@ -103,4 +103,10 @@ export function throughputRatio(variant: Throughput, baseline: Throughput): numb
 /** Each round's variant / baseline, for the spread behind a median. */
 export function perRoundRatios(variant: Throughput, baseline: Throughput): number[] {
   return variant.perRound.map((rps, i) => round(rps / (baseline.perRound[i] ?? Number.NaN)));
+}
+
+/** The 95 % interval of throughputRatio's median (stats.ts, medianInterval): how far the noise reaches. */
+export function throughputRatioInterval(variant: Throughput, baseline: Throughput) {
+  const interval = medianInterval(perRoundRatios(variant, baseline).filter(Number.isFinite));
+  return interval === undefined ? undefined : { low: round(interval.low), high: round(interval.high) };
 }
