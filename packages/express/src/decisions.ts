@@ -264,11 +264,17 @@ export class Decisions {
     return { identificationId: marker.identificationId, decision };
   }
 
-  /** Each upstream read that answered (StatusReader's hook): the decision, unless a newer one is stored. */
+  /**
+   * Each upstream read that answered (StatusReader's hook): the decision, unless a newer one is
+   * stored. A repeat of the APPROVED this process stored lately is skipped (strict mode reads on
+   * every request): whatever stands in the store instead is a refusal or that grant. A refusal is
+   * always written: another instance may have stored a grant since.
+   */
   async record(identificationId: string, status: string, startedAt: number): Promise<void> {
     const key = identificationKey(identificationId);
     const written = this.#written.get(key);
-    if (written?.status === status && startedAt - written.at < this.settings.maxAgeMs / 4) return;
+    const repeat = written?.status === status && startedAt - written.at < this.settings.maxAgeMs / 4;
+    if (repeat && isApproved(status)) return;
     const decision: StoredDecision = { status, at: startedAt, source: 'read' };
     try {
       if (await this.#put(key, decision)) {

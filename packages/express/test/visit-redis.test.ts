@@ -3,6 +3,7 @@
 // These tests hold the reason that is safe: whatever unbinds that identification, on any device or
 // instance, retires its decision, and no read still under way puts it back. Real sandbox, real HTTP,
 // two kit instances on one real redis-server.
+import { createSandboxControl } from '@verify-kit/sandbox/control';
 import { type Browser, type FaultProxy, startFaultProxy, until } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './support/app.js';
@@ -49,12 +50,12 @@ async function statuses(browser: Browser, path: string, times: number): Promise<
 }
 
 /** `user` verified on A (this device), and signed in on B too, inside a visit there. */
-async function twoDevices(user: string): Promise<{ here: Browser; there: Browser }> {
+async function twoDevices(user: string): Promise<{ here: Browser; there: Browser; id: string }> {
   const here = await a.signedIn(user);
-  await verifyIn(env.sandbox, here);
+  const id = await verifyIn(env.sandbox, here);
   const there = await b.signedIn(user);
   expect(await statuses(there, '/api/data', 3)).toEqual([200, 200, 200]);
-  return { here, there };
+  return { here, there, id };
 }
 
 describe('a visit on a shared store, the account unbound elsewhere', () => {
@@ -79,6 +80,24 @@ describe('a visit on a shared store, the account unbound elsewhere', () => {
     proxy.setRates({});
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await statuses(there, '/api/data', 2)).toEqual([403, 403]);
+    expect(await statuses(here, '/api/data', 1)).toEqual([403]);
+  });
+});
+
+describe('reads on several instances, no webhooks', () => {
+  it('a refusal read is stored even when this instance stored the same refusal a moment ago', async () => {
+    const { here, there, id } = await twoDevices('edsger');
+    const control = createSandboxControl(env.sandbox);
+    const readOn = async (browser: Browser, status: string) => {
+      await control.setStatus(id, status);
+      // The widget's status route reads the service; 250 ms apart, so no read is reused.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect((await browser.get<{ status: string }>('/identity/status')).json.status).toBe(status);
+    };
+    await readOn(there, 'REJECTED'); // B stores REJECTED
+    await readOn(here, 'APPROVED'); // A stores APPROVED, later
+    await readOn(there, 'REJECTED'); // B must store it again: the newest read says REJECTED
+    expect(await statuses(there, '/api/data', 1)).toEqual([403]);
     expect(await statuses(here, '/api/data', 1)).toEqual([403]);
   });
 });
