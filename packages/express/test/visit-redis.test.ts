@@ -88,7 +88,7 @@ describe('reads on several instances, no webhooks', () => {
   it('a refusal read is stored even when this instance stored the same refusal a moment ago', async () => {
     const { here, there, id } = await twoDevices('edsger');
     const control = createSandboxControl(env.sandbox);
-    const readOn = async (browser: Browser, status: string) => {
+    const readOn = async (browser: Browser, status: 'APPROVED' | 'REJECTED') => {
       await control.setStatus(id, status);
       // The widget's status route reads the service; 250 ms apart, so no read is reused.
       await new Promise((resolve) => setTimeout(resolve, 250));
