@@ -286,10 +286,12 @@ export class Decisions {
   }
 
   /**
-   * A verified webhook for an identification with a stored decision: a status the event gives that
-   * is not APPROVED replaces the decision (refused at once), anything else invalidates it (the next
-   * gated request reads). Never a grant. true when there was a decision: the caller then reads the
-   * status at once, so an event delivered late cannot stand for longer than that read.
+   * A verified webhook: a status the event gives that is not APPROVED replaces the stored decision
+   * (refused at once), anything else invalidates it (the next gated request reads). Never a grant.
+   * Written even where no decision is stored yet: a read under way (a visit's first, on this or
+   * another instance) started before the event and so loses to it (newer wins). true when there was
+   * a decision: the caller then reads the status at once, so an event delivered late cannot stand
+   * for longer than that read.
    */
   async onWebhook(identificationId: string, hint: StatusHint): Promise<boolean> {
     const key = identificationKey(identificationId);
@@ -299,10 +301,10 @@ export class Decisions {
     if (!hint?.type?.startsWith('identification.') || isApproved(hint.status)) return false;
     const { store } = this.bindings;
     const stored = await this.bindings.stored(() => store.getDecision(key));
-    if (stored === undefined || stored.at === RETIRED_AT) return false;
+    if (stored?.at === RETIRED_AT) return false;
     const status = typeof hint.status === 'string' && isKnownStatus(hint.status) ? hint.status : null;
     await this.#put(key, { status, at: this.now(), source: 'webhook' });
-    return true;
+    return stored !== undefined;
   }
 
   /**

@@ -30,7 +30,7 @@ export interface FakeUpstream extends Listening {
   extra: Record<string, unknown>;
   /** Bodies of the session creations received. */
   created: unknown[];
-  /** Resolves when released; identification reads wait for it while set. */
+  /** Resolves when released; identification reads (the status as it was on arrival) wait for it while set. */
   hold: Promise<void> | undefined;
   /** The same for session creations. */
   holdCreate: Promise<void> | undefined;
@@ -120,9 +120,10 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const read = /^\/api\/v1\/identifications\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && read) {
       fake.reads++;
-      if (fake.hold) await fake.hold;
       const id = decodeURIComponent(read[1]!);
+      // Read on arrival, answered after the hold: a status that changes meanwhile is not in this answer.
       const status = fake.mode === 'unknown-status' ? 'ON_HOLD_FOR_AUDIT' : fake.statuses.get(id);
+      if (fake.hold) await fake.hold;
       if (status === undefined) json(res, 404, { error: { code: 'NOT_FOUND', message: 'unknown' } });
       else json(res, 200, { id: fake.mode === 'wrong-id' ? randomUUID() : id, status, ...fake.extra });
       return;
