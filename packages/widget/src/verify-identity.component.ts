@@ -33,7 +33,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** Tries of POST /session while the kit answers "ask again shortly" (409 or a short 429). */
+/** Tries of POST /session while the kit answers "ask again shortly" (409, a short 429, or 503). */
 const MAX_START_ATTEMPTS = 4;
 /** A longer Retry-After on POST /session is shown as an error with a retry, not a long spinner. */
 const MAX_START_WAIT_MS = 5000;
@@ -190,11 +190,14 @@ export class VerifyIdentity extends LitElement {
       } catch (error) {
         if (call !== this.#call) return;
         const wait = error instanceof RequestError ? retryDelay(error, jitter(500 * 2 ** attempt)) : 0;
-        const again = error instanceof RequestError && (error.status === 409 || error.status === 429);
+        // 503: the kit could not create it right now (a store restarting, an instance draining, the
+        // service down a moment). Not for a send: the link may have gone out before the failure.
+        const status = error instanceof RequestError ? error.status : 0;
+        const again = status === 409 || status === 429 || (status === 503 && !sending);
         if (!again || wait > MAX_START_WAIT_MS || attempt >= MAX_START_ATTEMPTS) {
           if (!sending) return this.#fail(error);
           this.#sentAt = 0;
-          this._refused = error instanceof RequestError && error.status === 429 ? 'errorBusy' : 'sendFailed';
+          this._refused = status === 429 ? 'errorBusy' : 'sendFailed';
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, wait));

@@ -51,6 +51,36 @@ test('429 TOO_MANY_SESSIONS with a short Retry-After on start is honoured, then 
   expect(again!.at - limited!.answeredAt!).toBeGreaterThanOrEqual(950);
 });
 
+test('503 on start (a store restarting, an instance draining) is asked again after a backoff, without an error', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  stub.sessionReplies.push({
+    status: 503,
+    body: { error: { code: 'BINDING_STORE_UNAVAILABLE', message: 'x' } },
+  });
+  await openStarted(page, stub, widget);
+  const [failed, again] = stub.calls('/identity/session');
+  expect(failed?.answeredStatus).toBe(503);
+  // Backoff 1 s ±25%: never at once.
+  expect(again!.at - failed!.answeredAt!).toBeGreaterThanOrEqual(700);
+  expect(await eventTypes(page)).not.toContain('verify-identity-error');
+});
+
+test('503 on a send is not asked again (the link may have gone out): it says so', async ({
+  page,
+  stub,
+  widget,
+}) => {
+  await openOffering(page, stub, widget, [EMAIL]);
+  stub.sessionReplies.push({ status: 503, body: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'x' } } });
+  await widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com` }).click();
+  await expect(widget.getByRole('alert')).toHaveText(en.sendFailed);
+  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  expect(stub.calls('/identity/session')).toHaveLength(2);
+});
+
 test('429 TOO_MANY_LONG_POLLS with Retry-After 0 or -1 is retried after the backoff, never at once', async ({
   page,
   stub,
