@@ -58,6 +58,8 @@ async function walkAllStates(
 
   stub.sessionReplies.push({
     status: 503,
+    // A long outage announced: shown at once (a short 503 is asked again first).
+    headers: { 'retry-after': '120' },
     body: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'down' } },
   });
   await widget.evaluate((el: HTMLElement & { start(): Promise<void> }) => el.start());
@@ -171,6 +173,8 @@ test('keyboard only: start, open, copy, continue, start over and retry, with a v
   await expect.poll(() => focused(page)).toMatchObject({ text: en.newSession });
   stub.sessionReplies.push({
     status: 503,
+    // A long outage announced: shown at once (a short 503 is asked again first).
+    headers: { 'retry-after': '120' },
     body: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'down' } },
   });
   await page.keyboard.press('Enter');

@@ -71,6 +71,8 @@ test('an integrator can replace any subset of the strings', async ({ page, stub,
 test('error messages, and the error event, are in the element language', async ({ page, stub, widget }) => {
   stub.sessionReplies.push({
     status: 503,
+    // A long outage announced: shown at once (a short 503 is asked again first).
+    headers: { 'retry-after': '120' },
     body: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'down' } },
   });
   await page.goto(stub.page({ attrs: FAST, lang: 'tr' }));

@@ -201,6 +201,8 @@ const failures: { name: string; reply?: Reply; unreachable?: boolean; code: stri
     name: 'the service is down (503)',
     reply: {
       status: 503,
+      // A long outage announced: shown at once (a short 503 is asked again first).
+      headers: { 'retry-after': '120' },
       body: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'upstream said: SECRET detail' } },
     },
     code: 'UPSTREAM_UNAVAILABLE',
