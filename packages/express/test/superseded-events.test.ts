@@ -107,3 +107,52 @@ describe('a verification replaced by a restart tells nothing when it completes l
     }
   });
 });
+
+describe('a creation that fails between the status record and the binding', () => {
+  it('the next POST /session starts over, and the approval is told once', async () => {
+    const secret = generateWebhookSecret();
+    const { sandbox, listening } = await startWebhookingSandbox(API_KEY, secret);
+    const memory = createMemoryBindingStore();
+    let failNextRecord = true;
+    // The integrator's store fails one write (the status record of a new verification), then recovers.
+    const store: BindingStore = {
+      ...memory,
+      compareAndSetStatus(...args) {
+        if (!failNextRecord) return memory.compareAndSetStatus(...args);
+        failNextRecord = false;
+        throw new Error('deadlock detected');
+      },
+    };
+    const events: StatusChangeEvent[] = [];
+    const app = await startApp(
+      {
+        baseUrl: sandbox.url,
+        apiKey: API_KEY,
+        accountOf: signedInUser,
+        bindingStore: store,
+        webhookSecret: secret,
+        logger: capturingLogger(),
+        onStatusChange: (event) => {
+          events.push(event);
+        },
+      },
+      { listening },
+    );
+    try {
+      const device = await app.signedIn('ada');
+      const failed = await device.post<{ error: { code: string } }>('/identity/session');
+      expect([failed.status, failed.json.error.code]).toEqual([503, 'BINDING_STORE_UNAVAILABLE']);
+      const started = await device.post<SessionResponseBody>('/identity/session');
+      expect(started.status).toBe(201);
+      const identificationId = await approveInSandbox(sandbox, started.json.sessionCode);
+      expect((await device.get('/api/data')).status).toBe(200);
+      await until(() => events.some((e) => e.status === 'APPROVED'), 'the approval told');
+      expect(events.filter((e) => e.status === 'APPROVED')).toMatchObject([
+        { accountId: 'ada', identificationId, status: 'APPROVED' },
+      ]);
+    } finally {
+      await app.close();
+      await sandbox.close();
+    }
+  });
+});

@@ -96,10 +96,12 @@ async function create(
         ? new Date(created.expiresAt).toISOString()
         : new Date(core.now() + (body.duration ?? 30) * 60_000).toISOString(),
   };
+  // Decision 1: a new identification is IN_AUTOMATIC_REVIEW, nothing submitted yet. Recorded before
+  // the binding: a binding without its record (a store failing, a process killed in between) would
+  // be resumed by the next POST /session and never tell onStatusChange anything.
+  await core.events.created(owner, binding, 'IN_AUTOMATIC_REVIEW', core.now());
   // A new verification gets a new session id (anonymous): whoever knew the old one holds nothing.
   await core.bindings.bind(req, res, owner, binding);
-  // Decision 1: a new identification is IN_AUTOMATIC_REVIEW, nothing submitted yet.
-  await core.events.created(owner, binding, 'IN_AUTOMATIC_REVIEW', core.now());
   core.audit({ type: 'session.created', ...owner, identificationId: binding.identificationId });
   core.log.debug('verification session created', { identificationId: binding.identificationId });
   return binding;
