@@ -35,7 +35,8 @@ afterAll(async () => {
   expectKeyNeverLeaked(API_KEY);
 });
 
-async function restartThenCompleteTheOld(store: BindingStore) {
+/** The real sandbox signing webhooks to an app on `store`, each account's events and audit kept. */
+async function appTelling(store: BindingStore) {
   const secret = generateWebhookSecret();
   const { sandbox, listening } = await startWebhookingSandbox(API_KEY, secret);
   const events: StatusChangeEvent[] = [];
@@ -47,6 +48,7 @@ async function restartThenCompleteTheOld(store: BindingStore) {
       accountOf: signedInUser,
       bindingStore: store,
       webhookSecret: secret,
+      logger: capturingLogger(),
       onStatusChange: (event) => {
         events.push(event);
       },
@@ -54,6 +56,15 @@ async function restartThenCompleteTheOld(store: BindingStore) {
     },
     { listening },
   );
+  const close = async () => {
+    await app.close();
+    await sandbox.close();
+  };
+  return { sandbox, app, events, audits, close };
+}
+
+async function restartThenCompleteTheOld(store: BindingStore) {
+  const { sandbox, app, events, audits, close } = await appTelling(store);
   try {
     const device = await app.signedIn('ada');
     const first = await device.post<SessionResponseBody>('/identity/session');
@@ -84,8 +95,7 @@ async function restartThenCompleteTheOld(store: BindingStore) {
     ]);
     expect(await store.getStatus(old.identificationId)).toBeUndefined();
   } finally {
-    await app.close();
-    await sandbox.close();
+    await close();
   }
 }
 
@@ -110,8 +120,6 @@ describe('a verification replaced by a restart tells nothing when it completes l
 
 describe('a creation that fails between the status record and the binding', () => {
   it('the next POST /session starts over, and the approval is told once', async () => {
-    const secret = generateWebhookSecret();
-    const { sandbox, listening } = await startWebhookingSandbox(API_KEY, secret);
     const memory = createMemoryBindingStore();
     let failNextRecord = true;
     // The integrator's store fails one write (the status record of a new verification), then recovers.
@@ -123,21 +131,7 @@ describe('a creation that fails between the status record and the binding', () =
         throw new Error('deadlock detected');
       },
     };
-    const events: StatusChangeEvent[] = [];
-    const app = await startApp(
-      {
-        baseUrl: sandbox.url,
-        apiKey: API_KEY,
-        accountOf: signedInUser,
-        bindingStore: store,
-        webhookSecret: secret,
-        logger: capturingLogger(),
-        onStatusChange: (event) => {
-          events.push(event);
-        },
-      },
-      { listening },
-    );
+    const { sandbox, app, events, close } = await appTelling(store);
     try {
       const device = await app.signedIn('ada');
       const failed = await device.post<{ error: { code: string } }>('/identity/session');
@@ -151,8 +145,7 @@ describe('a creation that fails between the status record and the binding', () =
         { accountId: 'ada', identificationId, status: 'APPROVED' },
       ]);
     } finally {
-      await app.close();
-      await sandbox.close();
+      await close();
     }
   });
 });
