@@ -1,5 +1,6 @@
 // The pack check (`pnpm pack:check`, after `pnpm build`): each published package as a registry
-// would serve it. Packs every package, lints the tarball (publint, Are the Types Wrong?), then
+// would serve it. Packs every package, lints the tarball (publint, Are the Types Wrong?, and its
+// packed package.json: ranges, not exact versions, in dependencies and peerDependencies), then
 // installs the tarballs with npm into two projects outside the workspace — a frontend with the
 // widget alone and a server with express + client + sandbox — type-checks them strictly with
 // skipLibCheck false, and runs the server example against the sandbox. Any failure exits 1.
@@ -8,7 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkFrontend, checkServer } from './consumers.mjs';
-import { attw, forbiddenEntries, PUBLISHED, pack, publint, sourceConditions } from './tarballs.mjs';
+import {
+  attw,
+  exactVersions,
+  forbiddenEntries,
+  PUBLISHED,
+  pack,
+  packedManifest,
+  publint,
+  sourceConditions,
+} from './tarballs.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const started = performance.now();
@@ -16,9 +26,13 @@ const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 const log = (line) => process.stdout.write(`[${elapsed()}] ${line}\n`);
 
 async function lintTarball(tarball) {
-  const problems = [...forbiddenEntries(tarball.entries), ...(await sourceConditions(tarball.file))];
-  if (problems.length > 0)
-    throw new Error(`${tarball.name}: the tarball must not hold ${problems.join(', ')}`);
+  const manifest = await packedManifest(tarball.file);
+  const problems = [
+    ...forbiddenEntries(tarball.entries).map((entry) => `the tarball must not hold ${entry}`),
+    ...sourceConditions(manifest),
+    ...exactVersions(manifest),
+  ];
+  if (problems.length > 0) throw new Error(`${tarball.name}: ${problems.join('; ')}`);
   const publintOutput = (await publint(root, tarball.file)).trim().split('\n').at(-1);
   const attwOutput = (await attw(root, tarball.file)).includes('ignored per resolution')
     ? 'no problems in node16-esm and bundler (node10, node16-cjs ignored: ESM-only)'

@@ -27,12 +27,29 @@ export function forbiddenEntries(entries) {
   );
 }
 
+/** The package.json inside the tarball: catalog: and workspace: specifiers already replaced by pnpm. */
+export async function packedManifest(file) {
+  return JSON.parse(await run('tar', ['xzfO', file, 'package/package.json']));
+}
+
 /** The packed manifest's exports must not carry the workspace-only `source` condition. */
-export async function sourceConditions(file) {
-  const manifest = JSON.parse(await run('tar', ['xzfO', file, 'package/package.json']));
+export function sourceConditions(manifest) {
   return JSON.stringify(manifest.exports ?? {}).includes('"source"')
     ? ['exports has a "source" condition']
     : [];
+}
+
+/**
+ * What a published package depends on must be a range (`^1.2.3`), never one version (`1.2.3`): an
+ * exact version gives the integrator's app a second copy and no patch release (security fixes
+ * included) until we publish again. The lockfile pins what we test.
+ */
+export function exactVersions(manifest) {
+  return ['dependencies', 'peerDependencies'].flatMap((field) =>
+    Object.entries(manifest[field] ?? {})
+      .filter(([, spec]) => /^=?v?\d+\.\d+\.\d+([-+][\w.+-]*)?$/.test(spec.replace(/^npm:.+@/, '')))
+      .map(([name, spec]) => `${field} ${name}@${spec} (an exact version; declare a range, e.g. ^)`),
+  );
 }
 
 export async function publint(root, file) {
