@@ -8,7 +8,7 @@ import {
 } from '@verify-kit/testkit';
 import { createClient } from 'redis';
 import { afterAll, beforeAll } from 'vitest';
-import type { Logger } from '../../src/index.js';
+import type { BindingStore, Logger, StoredDecision } from '../../src/index.js';
 import {
   createRedisBindingStore,
   createRedisStatusBus,
@@ -24,19 +24,52 @@ export type RedisClient = ReturnType<typeof createClient>;
 export const POLL_INTERVAL_MS = 10_000;
 export const WAIT_SECONDS = 8;
 
-/** `logger`, and a promise of the next long-poll the kit logging to it starts waiting. */
-export function watchLongPolls(logger: Logger): { logger: Logger; nextWait(): Promise<void> } {
+/**
+ * `logger`, a promise of the next long-poll the kit logging to it starts waiting, and how many have
+ * started (each holds its slot of maxLongPolls by then).
+ */
+export function watchLongPolls(logger: Logger): {
+  logger: Logger;
+  nextWait(): Promise<void>;
+  waits(): number;
+} {
   const signals = new EventEmitter();
+  let waits = 0;
   return {
     logger: {
       ...logger,
       debug(message, meta) {
         logger.debug?.(message, meta);
-        if (message.startsWith('GET /status: long-poll waiting')) signals.emit('waiting');
+        if (!message.startsWith('GET /status: long-poll waiting')) return;
+        waits++;
+        signals.emit('waiting');
       },
     },
     nextWait: () => once(signals, 'waiting').then(() => undefined),
+    waits: () => waits,
   };
+}
+
+/** A decision the kit asked `store` to put, once the store answered: whether it stored it (newer wins). */
+export interface DecisionPut {
+  decision: StoredDecision;
+  stored: boolean;
+}
+
+/** Every decision put `store` answers from now on, in the order they settle (failed ones too, as not stored). */
+export function recordDecisionPuts(store: BindingStore): DecisionPut[] {
+  const puts: DecisionPut[] = [];
+  const put = store.putDecision.bind(store);
+  store.putDecision = async (identificationId, decision, ttlMs) => {
+    let stored = false;
+    try {
+      stored = await put(identificationId, decision, ttlMs);
+      return stored;
+    } finally {
+      puts.push({ decision, stored });
+    }
+  };
+  return puts;
 }
 
 export interface BusAppOptions {
