@@ -35,18 +35,10 @@ describe('chaos, small: three instances behind HAProxy on one Redis', () => {
     expect(figures.approvedEvents, summary).toMatchObject({ exactlyOnce: 24, duplicated: 0, missed: 0 });
     // Nothing shown, the Redis restart included: the kit's Redis clients wait for it up to 2 s
     // (redis-restart.test.ts proves the wait on its own). Under the whole suite's load on 2 cores the
-    // restart can outlast that wait, and then a creation fails closed, as designed: one 503
-    // BINDING_STORE_UNAVAILABLE during the Redis restart is the only thing tolerated here (the
-    // published `pnpm chaos` run, on a quiet machine, shows none). People's requests did meet it.
-    const shown = { ...figures.visibleErrorsByFault };
-    const duringRestart = shown['redis-server restarted'] ?? {};
-    const { 'session 503 BINDING_STORE_UNAVAILABLE': failedClosed = 0, ...otherwise } = duringRestart;
-    expect(failedClosed, summary).toBeLessThanOrEqual(1);
-    delete shown['redis-server restarted'];
-    expect(
-      { ...shown, ...(Object.keys(otherwise).length > 0 ? { 'redis-server restarted': otherwise } : {}) },
-      summary,
-    ).toEqual({});
+    // restart can outlast that wait, and a creation then fails closed (503 BINDING_STORE_UNAVAILABLE)
+    // as designed; the person, as the widget (one policy: @verify-kit/widget/retry-policy), asks
+    // again after 1, 2 and 4 s, and shows nothing.
+    expect(figures.visibleErrorsByFault, summary).toEqual({});
     const duringRedis = figures.faults.find((fault) => fault.name === 'redis-server restarted');
     expect(
       Object.values(duringRedis?.answered ?? {}).reduce((a, b) => a + b, 0),

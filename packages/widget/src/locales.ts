@@ -2,8 +2,11 @@ import { LOCALES, type Locale } from '@verify-kit/protocol';
 import { en, type VerifyIdentityStrings } from './strings.en.js';
 
 // Only `en` ships in the element's module. Other tables are imported on first use (the standalone
-// build puts each in its own file next to it), so a page in English downloads no Turkish. A new
-// language: its file strings.<locale>.ts, a line here, and the locale in the protocol's LOCALES.
+// build puts each in its own file next to it, a bundler in a chunk of its own), so a page in English
+// downloads no Turkish. Nothing else may import them statically (the main entry does not re-export
+// them: each is its own entry, `@verify-kit/widget/locales/<locale>`), or a bundler cannot split
+// them off. A new language: its file strings.<locale>.ts, a line here, the locale in the protocol's
+// LOCALES (README.md, "A new language").
 const imports: Record<Exclude<Locale, 'en'>, () => Promise<VerifyIdentityStrings>> = {
   tr: () => import('./strings.tr.js').then((m) => m.tr),
   de: () => import('./strings.de.js').then((m) => m.de),

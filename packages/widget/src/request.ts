@@ -11,20 +11,6 @@ export class RequestError extends Error {
   }
 }
 
-/** The longest wait before asking the kit again, in ms (Retry-After included). */
-export const MAX_DELAY_MS = 60_000;
-
-/** `ms` ±25%, so that many browsers do not ask at the same moment. */
-export const jitter = (ms: number) => ms * (0.75 + Math.random() / 2);
-
-/**
- * When to ask again after `error`: never sooner than the backoff (a Retry-After of 0 must not mean
- * "at once, forever"), never later than MAX_DELAY_MS.
- */
-export function retryDelay(error: RequestError, backoffMs: number): number {
-  return Math.min(Math.max(error.retryAfterMs ?? 0, backoffMs), MAX_DELAY_MS);
-}
-
 /**
  * One JSON call to the kit, same-origin credentials. Throws `RequestError`: NETWORK_ERROR (no
  * answer), the kit's error code (or HTTP_<status>) for non-2xx, BAD_RESPONSE for a 2xx without a

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_WAIT_SECONDS, isFinalPhase, type StatusResponseBody } from '@verify-kit/protocol';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { jitter, RequestError, requestJson, retryDelay } from './request.js';
+import { RequestError, requestJson } from './request.js';
+import { backoff, jitter, MAX_STATUS_FAILURES, retryDelay } from './retry-policy.js';
 
 // What the follower is doing (plain numbers: the minifier inlines them).
 /** Not following (never started, stopped, or failed). */
@@ -27,8 +28,6 @@ export interface StatusFollowerOptions {
 
 /** An unchanged answer sooner than this means the server does not long-poll: fall back to polling. */
 const QUICK_MS = 1000;
-/** Failures in a row (network, 5xx, bad body) before giving up; 429s do not count. */
-const MAX_FAILURES = 5;
 
 type Outcome = { body: StatusResponseBody } | { error: RequestError };
 
@@ -176,14 +175,14 @@ export class StatusFollower implements ReactiveController {
 
   #failed(failure: RequestError): void {
     const { status } = failure;
-    const backoff = jitter(Math.min(this.#options.interval() * 2 ** this.#backoff++, 60_000));
+    const wait = backoff(this.#options.interval(), this.#backoff++);
     if (status === 429) {
-      this.#schedule(retryDelay(failure, backoff));
+      this.#schedule(retryDelay(failure, wait));
     } else if (failure.code === 'NO_VERIFICATION_SESSION' && !this.#notFoundRetried) {
       this.#notFoundRetried = true;
       this.#read();
-    } else if ((status < 300 || status >= 500) && ++this.#failures < MAX_FAILURES) {
-      this.#schedule(backoff);
+    } else if ((status < 300 || status >= 500) && ++this.#failures < MAX_STATUS_FAILURES) {
+      this.#schedule(wait);
     } else {
       this.#status = IDLE;
       this.#options.onError(failure);

@@ -11,7 +11,8 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { awaitingView } from './awaiting-view.js';
 import { emit } from './emit.js';
 import { hasStrings, loadStrings, localeOf, shownLocale, stringsOf } from './locales.js';
-import { jitter, RequestError, requestJson, retryDelay } from './request.js';
+import { RequestError, requestJson } from './request.js';
+import { startRetryDelay } from './retry-policy.js';
 import { StatusFollower } from './status-follower.js';
 import type { VerifyIdentityStrings } from './strings.en.js';
 import { styles } from './verify-identity.styles.js';
@@ -33,10 +34,6 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** Tries of POST /session while the kit answers "ask again shortly" (409, a short 429, or 503). */
-const MAX_START_ATTEMPTS = 4;
-/** A longer Retry-After on POST /session is shown as an error with a retry, not a long spinner. */
-const MAX_START_WAIT_MS = 5000;
 /** Time before the link may be sent again. */
 const RESEND_MS = 30_000;
 
@@ -153,6 +150,7 @@ export class VerifyIdentity extends LitElement {
     this.#langObserver = new MutationObserver(() => this.requestUpdate());
     this.#langObserver.observe(document.documentElement, { attributeFilter: ['lang'] });
     this.#tick(this._view === 'awaiting_user');
+    // Attached with `auto-start`: the request leaves before the first render (and any strings' file).
     if (this.autoStart && this._view === 'idle') this.start();
   }
 
@@ -164,8 +162,7 @@ export class VerifyIdentity extends LitElement {
 
   /**
    * Creates a session, or resumes the one bound to this browser session; `restart` asks the kit
-   * for a new one. While another request is creating it (409) or the kit asks to slow down (429),
-   * asks again after Retry-After.
+   * for a new one. A 409, 429 or 503 is asked again as `startRetryDelay` says.
    */
   async start(restart = false): Promise<void> {
     this._view = 'starting';
@@ -189,15 +186,12 @@ export class VerifyIdentity extends LitElement {
         });
       } catch (error) {
         if (call !== this.#call) return;
-        const wait = error instanceof RequestError ? retryDelay(error, jitter(500 * 2 ** attempt)) : 0;
-        // 503: the kit could not create it right now (a store restarting, an instance draining, the
-        // service down a moment). Not for a send: the link may have gone out before the failure.
-        const status = error instanceof RequestError ? error.status : 0;
-        const again = status === 409 || status === 429 || (status === 503 && !sending);
-        if (!again || wait > MAX_START_WAIT_MS || attempt >= MAX_START_ATTEMPTS) {
-          if (!sending) return this.#fail(error);
+        const failure = error instanceof RequestError ? error : new RequestError('UNEXPECTED', -1);
+        const wait = startRetryDelay(failure, attempt, sending);
+        if (wait === undefined) {
+          if (!sending) return this.#fail(failure);
           this.#sentAt = 0;
-          this._refused = status === 429 ? 'errorBusy' : 'sendFailed';
+          this._refused = failure.status === 429 ? 'errorBusy' : 'sendFailed';
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, wait));
@@ -250,13 +244,12 @@ export class VerifyIdentity extends LitElement {
     if (isFinalPhase(phase)) emit(this, phase, detail);
   }
 
-  async #fail(error: unknown): Promise<void> {
+  async #fail({ code, status }: RequestError): Promise<void> {
     this.#follower.stop();
     const call = this.#call;
     const lang = this.#lang();
     if (!hasStrings(lang)) await loadStrings(lang);
     if (call !== this.#call) return;
-    const { code, status } = error instanceof RequestError ? error : new RequestError('UNEXPECTED', -1);
     const t = this.#t();
     const message =
       status === 0
@@ -300,6 +293,8 @@ export class VerifyIdentity extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    // `autoStart` set after the element was attached (@lit/react, Vue and others set properties).
+    if (changed.has('autoStart') && this.autoStart && this.isConnected && this._view === 'idle') this.start();
     // Focus inside a view that is being replaced moves into the new one (keyboard users): to its
     // first action, else to the title. Focus parked on the title moves on once there is an action.
     this.#focusInside = changed.has('_view') && !!this.shadowRoot?.activeElement;

@@ -87,12 +87,11 @@ for (const scheme of ['light', 'dark'] as const) {
 
 test('a phone-sized screen passes axe-core too, and is saved as a screenshot', async ({
   page,
-  stub,
   widget,
+  open,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(stub.page({ attrs: 'endpoint="/identity" auto-start' }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await open({ attrs: 'endpoint="/identity" auto-start' }, en.awaitingTitle);
   await expectNoAxeViolations(page, 'awaiting_user (phone)');
   await widget.screenshot({ path: `${ARTIFACTS}awaiting_user-phone.png` });
 });
@@ -125,9 +124,8 @@ function focused(page: Page): Promise<{ part: string; text: string; outline: str
   });
 }
 
-test('the focus ring follows a themed accent, unless it is themed itself', async ({ page, stub, widget }) => {
-  await page.goto(stub.page({ attrs: 'endpoint="/identity"' }));
-  await expect(title(widget)).toHaveText(en.idleTitle);
+test('the focus ring follows a themed accent, unless it is themed itself', async ({ page, widget, open }) => {
+  await open({ attrs: 'endpoint="/identity"' }, en.idleTitle);
   const ringOf = async (property: string, value: string) => {
     await widget.evaluate((el, [p, v]) => (el as HTMLElement).style.setProperty(p!, v!), [property, value]);
     await widget.getByRole('button', { name: en.start }).focus();
@@ -146,10 +144,10 @@ test('keyboard only: start, open, copy, continue, start over and retry, with a v
   context,
   stub,
   widget,
+  open,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stub.url });
-  await page.goto(stub.page({ attrs: 'endpoint="/identity" poll-interval="50"' }));
-  await expect(title(widget)).toHaveText(en.idleTitle);
+  await open({ attrs: 'endpoint="/identity" poll-interval="50"' }, en.idleTitle);
 
   await page.keyboard.press('Tab');
   expect(await focused(page)).toEqual({ part: 'button start', text: en.start, outline: 'solid 3px' });

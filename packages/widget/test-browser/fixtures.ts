@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { SendLinkOffer } from '@verify-kit/protocol';
+import { build, type Rolldown } from 'vite';
 import { en } from '../src/strings.en.js';
-import { StubServer } from './stub-server.js';
+import { type PageOptions, type Reply, StubServer } from './stub-server.js';
 
 export { expect };
 
@@ -31,6 +32,8 @@ interface Fixtures {
   stub: StubServer;
   /** The element on the page. */
   widget: Locator;
+  /** Opens a test page of the stub (`stub.page(options)`) and waits until the element's title reads `shows`. */
+  open: (options: PageOptions, shows: string) => Promise<void>;
 }
 
 // Each test page records the element's events (caught on `document`: they bubble and are composed)
@@ -66,7 +69,47 @@ export const test = base.extend<Fixtures>({
   widget: async ({ page }, use) => {
     await use(page.locator('verify-identity'));
   },
+  open: async ({ page, stub, widget }, use) => {
+    await use((options, shows) => openShowing(page, stub, widget, options, shows));
+  },
 });
+
+async function openShowing(
+  page: Page,
+  stub: StubServer,
+  widget: Locator,
+  options: PageOptions,
+  shows: string,
+): Promise<void> {
+  await page.goto(stub.page(options));
+  await expect(title(widget)).toHaveText(shows);
+}
+
+/** The kit's answer of error `code` (`{ error: { code, message } }`), with a Retry-After of `retryAfter` s if given. */
+export function kitError(status: number, code: string, retryAfter?: string): Reply {
+  return {
+    status,
+    ...(retryAfter === undefined ? {} : { headers: { 'retry-after': retryAfter } }),
+    body: { error: { code, message: 'x' } },
+  };
+}
+
+/**
+ * `entry` (a file of test-browser) bundled as an app's bundler makes it: Vite with its defaults, the
+ * widget as published (`@verify-kit/widget` is dist/). The entry chunk, and the others' names.
+ */
+export async function bundle(entry: string): Promise<{ code: string; chunks: string[] }> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    root: fileURLToPath(new URL('..', import.meta.url)),
+    build: { write: false, rolldownOptions: { input: fileURLToPath(new URL(entry, import.meta.url)) } },
+  })) as Rolldown.RolldownOutput;
+  const chunks = output.output.filter((chunk) => chunk.type === 'chunk');
+  const main = chunks.find((chunk) => chunk.isEntry);
+  if (!main) throw new Error(`vite made no entry chunk of ${entry}`);
+  return { code: main.code, chunks: chunks.filter((chunk) => chunk !== main).map((chunk) => chunk.name) };
+}
 
 export function events(page: Page): Promise<RecordedEvent[]> {
   return page.evaluate(() => (window as unknown as { __events: RecordedEvent[] }).__events);
@@ -78,9 +121,8 @@ export async function eventTypes(page: Page): Promise<string[]> {
 }
 
 /** Opens a page whose element starts at once (polling every 50 ms) and waits until it shows the QR code. */
-export async function openStarted(page: Page, stub: StubServer, widget: Locator): Promise<void> {
-  await page.goto(stub.page({ attrs: FAST_START }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+export function openStarted(page: Page, stub: StubServer, widget: Locator): Promise<void> {
+  return openShowing(page, stub, widget, { attrs: FAST_START }, en.awaitingTitle);
 }
 
 /** openStarted, the kit offering to send the link to `offers` (the person's own contacts, masked). */

@@ -5,6 +5,7 @@ import {
   expect,
   FAST_START,
   kitApproves,
+  kitError,
   openStarted,
   SLOW_START,
   setHidden,
@@ -67,8 +68,7 @@ test('retries server errors with a growing backoff and recovers without an error
   widget,
 }) => {
   stub.longPoll = false;
-  for (let i = 0; i < 4; i++)
-    stub.statusReplies.push({ status: 500, body: { error: { code: 'BOOM', message: 'x' } } });
+  for (let i = 0; i < 4; i++) stub.statusReplies.push(kitError(500, 'BOOM'));
   await page.goto(stub.page({ attrs: FAST_START }));
   await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(5);
   const calls = stub.calls('/identity/status');
@@ -82,11 +82,10 @@ test('gives up after repeated server errors with a retry that resumes the sessio
   page,
   stub,
   widget,
+  open,
 }) => {
-  for (let i = 0; i < 5; i++)
-    stub.statusReplies.push({ status: 503, body: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'x' } } });
-  await page.goto(stub.page({ attrs: FAST_START }));
-  await expect(title(widget)).toHaveText(en.errorTitle);
+  for (let i = 0; i < 5; i++) stub.statusReplies.push(kitError(503, 'UPSTREAM_UNAVAILABLE'));
+  await open({ attrs: FAST_START }, en.errorTitle);
   await expect(widget.getByText(en.errorUnavailable)).toBeVisible();
   expect(stub.calls('/identity/status')).toHaveLength(5);
   expect((await events(page)).at(-1)).toEqual(
@@ -187,12 +186,9 @@ test('never more than one request in flight: changes, slow answers, 429s, errors
   widget,
 }) => {
   stub.longPoll = false;
-  stub.statusReplies.push(
-    { delayMs: 300 },
-    { status: 429, headers: { 'retry-after': '0' }, body: { error: { code: 'RATE_LIMITED', message: 'x' } } },
-    { status: 500, body: { error: { code: 'BOOM', message: 'x' } } },
-    { delayMs: 200 },
-  );
+  stub.statusReplies.push({ delayMs: 300 }, kitError(429, 'RATE_LIMITED', '0'), kitError(500, 'BOOM'), {
+    delayMs: 200,
+  });
   await page.goto(stub.page({ attrs: FAST_START }));
   await expect.poll(() => stub.statusReplies.length).toBe(0);
   stub.longPoll = true;

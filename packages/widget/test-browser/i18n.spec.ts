@@ -9,9 +9,9 @@ test('speaks the document language by default (tr), and marks its content with t
   page,
   stub,
   widget,
+  open,
 }) => {
-  await page.goto(stub.page({ attrs: FAST, lang: 'tr' }));
-  await expect(title(widget)).toHaveText(tr.idleTitle);
+  await open({ attrs: FAST, lang: 'tr' }, tr.idleTitle);
   await expect(widget.locator('[part~="base"]')).toHaveAttribute('lang', 'tr');
   await page.getByRole('button', { name: tr.start }).click();
   await expect(title(widget)).toHaveText(tr.awaitingTitle);
@@ -22,12 +22,10 @@ test('speaks the document language by default (tr), and marks its content with t
 });
 
 test('the locale attribute wins over the document language, and switching it re-renders', async ({
-  page,
-  stub,
   widget,
+  open,
 }) => {
-  await page.goto(stub.page({ attrs: `${FAST} locale="en"`, lang: 'tr' }));
-  await expect(title(widget)).toHaveText(en.idleTitle);
+  await open({ attrs: `${FAST} locale="en"`, lang: 'tr' }, en.idleTitle);
   await widget.evaluate((el) => el.setAttribute('locale', 'tr'));
   await expect(title(widget)).toHaveText(tr.idleTitle);
   await widget.evaluate((el) => el.setAttribute('locale', 'en'));
@@ -37,22 +35,19 @@ test('the locale attribute wins over the document language, and switching it re-
 
 test('a change of the document language at run time re-renders (region subtags ignored)', async ({
   page,
-  stub,
   widget,
+  open,
 }) => {
-  await page.goto(stub.page({ attrs: FAST, lang: 'en' }));
-  await expect(title(widget)).toHaveText(en.idleTitle);
+  await open({ attrs: FAST, lang: 'en' }, en.idleTitle);
   await page.evaluate(() => {
     document.documentElement.lang = 'tr-TR';
   });
   await expect(title(widget)).toHaveText(tr.idleTitle);
 });
 
-test('an unknown or missing language falls back to English', async ({ page, stub, widget }) => {
-  await page.goto(stub.page({ attrs: `${FAST} locale="fr"`, lang: 'fr' }));
-  await expect(title(widget)).toHaveText(en.idleTitle);
-  await page.goto(stub.page({ attrs: FAST, lang: null }));
-  await expect(title(widget)).toHaveText(en.idleTitle);
+test('an unknown or missing language falls back to English', async ({ open }) => {
+  await open({ attrs: `${FAST} locale="fr"`, lang: 'fr' }, en.idleTitle);
+  await open({ attrs: FAST, lang: null }, en.idleTitle);
 });
 
 test('an integrator can replace any subset of the strings', async ({ page, stub, widget }) => {
@@ -103,10 +98,10 @@ test('a locale whose strings cannot be loaded is shown in English, never blank',
   page,
   stub,
   widget,
+  open,
 }) => {
   await page.route('**/verify-identity.strings.tr.js', (route) => route.abort());
-  await page.goto(stub.page({ attrs: FAST, lang: 'tr' }));
-  await expect(title(widget)).toHaveText(en.idleTitle);
+  await open({ attrs: FAST, lang: 'tr' }, en.idleTitle);
   // Marked as English (screen readers pronounce it so), while the app is still asked for Turkish.
   await expect(widget.locator('[part~="base"]')).toHaveAttribute('lang', 'en');
   await page.getByRole('button', { name: en.start }).click();
@@ -124,10 +119,10 @@ test('the German walk: start, the QR and its time left (one and several), review
   page,
   stub,
   widget,
+  open,
 }) => {
   sessionOf(stub, 1);
-  await page.goto(stub.page({ attrs: FAST, lang: 'de' }));
-  await expect(title(widget)).toHaveText(de.idleTitle);
+  await open({ attrs: FAST, lang: 'de' }, de.idleTitle);
   await page.getByRole('button', { name: de.start }).click();
   await expect(title(widget)).toHaveText(de.awaitingTitle);
   await expect(widget.getByRole('img', { name: de.qrAlt })).toBeVisible();
@@ -147,10 +142,10 @@ test('the Arabic walk: right to left, the plural forms of Arabic through Intl.Pl
   page,
   stub,
   widget,
+  open,
 }) => {
   sessionOf(stub, 2);
-  await page.goto(stub.page({ attrs: FAST, lang: 'ar' }));
-  await expect(title(widget)).toHaveText(ar.idleTitle);
+  await open({ attrs: FAST, lang: 'ar' }, ar.idleTitle);
   await expect(widget).toHaveAttribute('dir', 'rtl');
   await page.getByRole('button', { name: ar.start }).click();
   await expect(title(widget)).toHaveText(ar.awaitingTitle);
@@ -169,9 +164,8 @@ test('the Arabic walk: right to left, the plural forms of Arabic through Intl.Pl
   await expect(title(widget)).toHaveText(ar.approvedTitle);
 });
 
-test('German and Arabic are each downloaded only when shown', async ({ page, stub, widget }) => {
-  await page.goto(stub.page({ attrs: FAST, lang: 'de' }));
-  await expect(title(widget)).toHaveText(de.idleTitle);
+test('German and Arabic are each downloaded only when shown', async ({ stub, widget, open }) => {
+  await open({ attrs: FAST, lang: 'de' }, de.idleTitle);
   expect(stub.scripts).toEqual(['verify-identity.standalone.js', 'verify-identity.strings.de.js']);
   await widget.evaluate((el) => el.setAttribute('locale', 'ar'));
   await expect(title(widget)).toHaveText(ar.idleTitle);

@@ -7,6 +7,7 @@ import {
   FAST,
   FAST_START,
   kitApproves,
+  kitError,
   openOffering,
   openStarted,
   SLOW_START,
@@ -24,11 +25,7 @@ test('409 SESSION_CREATION_IN_PROGRESS on start: asks again after Retry-After, w
   stub,
   widget,
 }) => {
-  stub.sessionReplies.push({
-    status: 409,
-    headers: { 'retry-after': '1' },
-    body: { error: { code: 'SESSION_CREATION_IN_PROGRESS', message: 'x' } },
-  });
+  stub.sessionReplies.push(kitError(409, 'SESSION_CREATION_IN_PROGRESS', '1'));
   await openStarted(page, stub, widget);
   const [busy, again] = stub.calls('/identity/session');
   expect(busy?.answeredStatus).toBe(409);
@@ -41,11 +38,7 @@ test('429 TOO_MANY_SESSIONS with a short Retry-After on start is honoured, then 
   stub,
   widget,
 }) => {
-  stub.sessionReplies.push({
-    status: 429,
-    headers: { 'retry-after': '1' },
-    body: { error: { code: 'TOO_MANY_SESSIONS', message: 'x' } },
-  });
+  stub.sessionReplies.push(kitError(429, 'TOO_MANY_SESSIONS', '1'));
   await openStarted(page, stub, widget);
   const [limited, again] = stub.calls('/identity/session');
   expect(again!.at - limited!.answeredAt!).toBeGreaterThanOrEqual(950);
@@ -56,10 +49,7 @@ test('503 on start (a store restarting, an instance draining) is asked again aft
   stub,
   widget,
 }) => {
-  stub.sessionReplies.push({
-    status: 503,
-    body: { error: { code: 'BINDING_STORE_UNAVAILABLE', message: 'x' } },
-  });
+  stub.sessionReplies.push(kitError(503, 'BINDING_STORE_UNAVAILABLE'));
   await openStarted(page, stub, widget);
   const [failed, again] = stub.calls('/identity/session');
   expect(failed?.answeredStatus).toBe(503);
@@ -74,7 +64,7 @@ test('503 on a send is not asked again (the link may have gone out): it says so'
   widget,
 }) => {
   await openOffering(page, stub, widget, [EMAIL]);
-  stub.sessionReplies.push({ status: 503, body: { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'x' } } });
+  stub.sessionReplies.push(kitError(503, 'UPSTREAM_UNAVAILABLE'));
   await widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com` }).click();
   await expect(widget.getByRole('alert')).toHaveText(en.sendFailed);
   await expect(title(widget)).toHaveText(en.awaitingTitle);
@@ -204,7 +194,7 @@ test('a refused send says so and keeps the session on screen; a long 429 says to
 }) => {
   await openOffering(page, stub, widget, [EMAIL]);
   const send = widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com` });
-  stub.sessionReplies.push({ status: 403, body: { error: { code: 'SEND_LINK_NO_CONTACT', message: 'x' } } });
+  stub.sessionReplies.push(kitError(403, 'SEND_LINK_NO_CONTACT'));
   await send.click();
   await expect(widget.getByRole('alert')).toHaveText(en.sendFailed);
   await expect(title(widget)).toHaveText(en.awaitingTitle);
@@ -212,11 +202,7 @@ test('a refused send says so and keeps the session on screen; a long 429 says to
   // Asked again at once, not after a cooldown, and the refusal is no error event of the element.
   await expect(send).toHaveAttribute('aria-disabled', 'false');
   expect(await eventTypes(page)).not.toContain('verify-identity-error');
-  stub.sessionReplies.push({
-    status: 429,
-    headers: { 'retry-after': '3600' },
-    body: { error: { code: 'TOO_MANY_SENDS', message: 'x' } },
-  });
+  stub.sessionReplies.push(kitError(429, 'TOO_MANY_SENDS', '3600'));
   await send.click();
   await expect(widget.getByRole('alert')).toHaveText(en.errorBusy);
   expect(stub.calls('/identity/session')).toHaveLength(3);
@@ -231,10 +217,7 @@ test('the send-link part passes axe-core offered, refused and sent, light and da
   await openOffering(page, stub, widget, [EMAIL, SMS]);
   await expectNoAxeViolations(page, 'send-link offered (dark)');
   const send = widget.getByRole('button', { name: `${en.send} ${en.sms}: •••••67` });
-  stub.sessionReplies.push({
-    status: 403,
-    body: { error: { code: 'SEND_LINK_COUNTRY_NOT_ALLOWED', message: 'x' } },
-  });
+  stub.sessionReplies.push(kitError(403, 'SEND_LINK_COUNTRY_NOT_ALLOWED'));
   await send.click();
   await expect(widget.getByRole('alert')).toHaveText(en.sendFailed);
   await expectNoAxeViolations(page, 'send-link refused (dark)');

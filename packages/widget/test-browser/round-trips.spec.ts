@@ -15,9 +15,9 @@ test('the QR is painted with one request after the click: the session answer car
   page,
   stub,
   widget,
+  open,
 }) => {
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.idleTitle);
+  await open({ attrs: FAST }, en.idleTitle);
   const requests: string[] = [];
   page.on('request', (request) => {
     // The status follower's read starts with the answer; it is not on the way to the QR.

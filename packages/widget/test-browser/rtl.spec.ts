@@ -22,12 +22,11 @@ for (const [device, viewport] of [
 ] as const) {
   test(`Arabic on a ${device}: right to left, mirrored, the code and the QR left to right, axe clean`, async ({
     page,
-    stub,
     widget,
+    open,
   }) => {
     await page.setViewportSize(viewport);
-    await page.goto(stub.page({ attrs: FAST_START, lang: 'ar' }));
-    await expect(title(widget)).toHaveText(ar.awaitingTitle);
+    await open({ attrs: FAST_START, lang: 'ar' }, ar.awaitingTitle);
     await expect(widget).toHaveAttribute('dir', 'rtl');
     await expect(widget.locator('[part~="base"]')).toHaveAttribute('lang', 'ar');
     await expect(widget.locator('[part~="base"]')).toHaveCSS('direction', 'rtl');
@@ -45,12 +44,10 @@ for (const [device, viewport] of [
 }
 
 test('English keeps left to right, and a switch to Arabic and back mirrors and restores', async ({
-  page,
-  stub,
   widget,
+  open,
 }) => {
-  await page.goto(stub.page({ attrs: FAST_START, lang: 'en' }));
-  await expect(title(widget)).toHaveText(en.awaitingTitle);
+  await open({ attrs: FAST_START, lang: 'en' }, en.awaitingTitle);
   await expect(widget).toHaveAttribute('dir', 'ltr');
   expect(await copySide(widget)).toBe('left');
   await widget.evaluate((el) => el.setAttribute('locale', 'ar'));

@@ -18,9 +18,9 @@ test('idle shows a Start button; Start creates the session and shows the QR, the
   page,
   stub,
   widget,
+  open,
 }) => {
-  await page.goto(stub.page({ attrs: FAST }));
-  await expect(title(widget)).toHaveText(en.idleTitle);
+  await open({ attrs: FAST }, en.idleTitle);
   expect(stub.calls()).toHaveLength(0);
 
   await page.getByRole('button', { name: en.start }).click();
@@ -111,15 +111,13 @@ test('rejected: says so, emits rejected and stops following', async ({ page, stu
 });
 
 test('auto-start resumes the session bound to the browser session without a click', async ({
-  page,
   stub,
-  widget,
+  open,
 }) => {
   stub.setPhase('in_review');
   stub.sessionCode = 'K7QM4XRT';
   stub.expiresAt = Date.now() + 60_000;
-  await page.goto(stub.page({ attrs: FAST_START }));
-  await expect(title(widget)).toHaveText(en.reviewTitle);
+  await open({ attrs: FAST_START }, en.reviewTitle);
   expect(stub.calls('/identity/session')).toHaveLength(1);
   expect(stub.calls('/identity/session')[0]?.body).toBe('{"locale":"en"}');
   expect(stub.sessions).toBe(0);
@@ -272,10 +270,10 @@ test('a session that the kit no longer knows (404 on /status) ends in an error w
   page,
   stub,
   widget,
+  open,
 }) => {
   stub.statusReplies.push({ status: 404, body: { error: { code: 'NO_SESSION', message: 'none' } } });
-  await page.goto(stub.page({ attrs: FAST_START }));
-  await expect(title(widget)).toHaveText(en.errorTitle);
+  await open({ attrs: FAST_START }, en.errorTitle);
   await expect(widget.getByText(en.errorNoSession)).toBeVisible();
   expect((await events(page)).at(-1)).toMatchObject({
     type: 'verify-identity-error',

@@ -52,6 +52,11 @@ export interface PageOptions {
   inner?: string;
   /** `lang` of <html>; null for none. */
   lang?: string | null;
+  /**
+   * A module of `modules` the page loads instead of the standalone build; the page then has no
+   * element of its own (the module renders it, as a framework's page would).
+   */
+  module?: string;
 }
 
 /**
@@ -85,6 +90,8 @@ export class StubServer {
   readonly log: LoggedRequest[] = [];
   /** The built files the page loaded, in order (e.g. `verify-identity.strings.tr.js`). */
   readonly scripts: string[] = [];
+  /** Further scripts, by name, served at `/<name>` (e.g. a page bundled by the test). */
+  readonly modules = new Map<string, string>();
   inFlight = 0;
   maxInFlight = 0;
   /** Cut every API call without an answer (the browser sees a network error; it may retry once). */
@@ -136,9 +143,12 @@ export class StubServer {
       `<!doctype html><html${lang}><head><meta charset="utf-8"><meta name="color-scheme" content="light dark">` +
         `<meta name="viewport" content="width=device-width, initial-scale=1">` +
         '<title>verify-identity test page</title>' +
-        '<script type="module" src="/verify-identity.standalone.js"></script></head>' +
-        `<body><main><h1>Verify</h1><verify-identity ${options.attrs ?? 'endpoint="/identity"'}>` +
-        `${options.inner ?? ''}</verify-identity></main></body></html>`,
+        `<script type="module" src="/${options.module ?? 'verify-identity.standalone.js'}"></script></head>` +
+        '<body><main><h1>Verify</h1>' +
+        (options.module
+          ? ''
+          : `<verify-identity ${options.attrs ?? 'endpoint="/identity"'}>${options.inner ?? ''}</verify-identity>`) +
+        '</main></body></html>',
     );
     return `${this.url}/page/${id}`;
   }
@@ -173,7 +183,10 @@ export class StubServer {
     const built = BUILT.exec(path)?.[1];
     if (path.startsWith('/page/')) this.servePage(path.slice(6), res);
     else if (built) await this.serveBuilt(built, res);
-    else if (path === '/favicon.ico') res.writeHead(204).end();
+    else if (this.modules.has(path.slice(1))) {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(this.modules.get(path.slice(1)));
+    } else if (path === '/favicon.ico') res.writeHead(204).end();
     else if (path === '/elsewhere') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><html lang="en"><title>elsewhere</title><p>elsewhere</p></html>');

@@ -12,8 +12,9 @@ describe('@verify-kit/widget on a server (SSR)', () => {
     if (registry) expect(registry.get('verify-identity')).toBe(widget.VerifyIdentity);
   });
 
-  it('exposes the string tables for both locales with the same keys and no empty string', async () => {
-    const { en, tr } = await import('@verify-kit/widget');
+  it('exposes the string tables (English built in, Turkish its own entry) with the same keys and no empty string', async () => {
+    const { en } = await import('@verify-kit/widget');
+    const { tr } = await import('@verify-kit/widget/locales/tr');
     expect(Object.keys(tr).sort()).toEqual(Object.keys(en).sort());
     for (const table of [en, tr]) {
       for (const [key, text] of Object.entries(table)) expect(text.trim(), key).not.toBe('');
@@ -22,7 +23,8 @@ describe('@verify-kit/widget on a server (SSR)', () => {
   });
 
   it('says the time left plural-correct in each language, rounding up and never below zero', async () => {
-    const { en, tr } = await import('@verify-kit/widget');
+    const { en } = await import('@verify-kit/widget');
+    const { tr } = await import('@verify-kit/widget/locales/tr');
     const { timeLeftText } = await import('../src/time-left.js');
     expect(timeLeftText(29 * 60_000 + 59_500, en, 'en')).toBe('Time left: 30 minutes');
     expect(timeLeftText(60_000, en, 'en')).toBe('Time left: 1 minute');

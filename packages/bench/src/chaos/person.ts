@@ -1,6 +1,18 @@
-import type { SessionResponseBody, StatusResponseBody } from '@verify-kit/express/protocol';
+import {
+  parseRetryAfter,
+  type SessionResponseBody,
+  type StatusResponseBody,
+} from '@verify-kit/express/protocol';
 import type { SandboxControl } from '@verify-kit/sandbox/control';
 import { Browser, type BrowserResponse, CookieJar } from '@verify-kit/testkit';
+// The widget's own policy, not a copy: when it asks again quietly and when it shows an error.
+import {
+  type Failure as Answered,
+  backoff,
+  MAX_STATUS_FAILURES,
+  retryDelay,
+  startRetryDelay,
+} from '@verify-kit/widget/retry-policy';
 import type { Dispatcher } from 'undici';
 import { sleep } from '../stats.js';
 
@@ -12,7 +24,7 @@ export interface Failure {
   at: number;
   step: 'sign-in' | 'session' | 'status' | 'gate';
   code: string;
-  /** The widget retried it without showing anything (a 429, a 409, or a 5xx/dropped long-poll). */
+  /** The widget retried it without showing anything (see `@verify-kit/widget/retry-policy`). */
   quiet: boolean;
 }
 
@@ -44,8 +56,8 @@ export interface PersonContext {
 }
 
 const FINAL = new Set(['approved', 'rejected', 'expired']);
-/** As the widget: failures in a row of a long-poll before it shows an error. */
-const MAX_QUIET_FAILURES = 5;
+/** The element's default `poll-interval`: the base of its status follower's backoff. */
+const POLL_INTERVAL_MS = 2000;
 /** How often a person presses "try again" on an error the widget shows, or reloads a failed page. */
 const MAX_VISIBLE_RETRIES = 5;
 
@@ -62,18 +74,18 @@ function networkCode(error: unknown): string {
   return `network:${String(code)}`;
 }
 
-function retryAfterMs(answer: BrowserResponse, fallback: number): number {
-  const header = Number(answer.headers['retry-after']);
-  return Number.isFinite(header) && header >= 0 ? Math.max(header * 1000, fallback) : fallback;
-}
-
-const jitter = (ms: number) => ms * (0.75 + Math.random() / 2);
+/** An answer as the widget's policy reads it: status (0: none) and Retry-After. */
+const answered = (answer: BrowserResponse | string): Answered =>
+  typeof answer === 'string'
+    ? { status: 0 }
+    : { status: answer.status, retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
 
 /**
- * One person through the balancer, doing what the widget does: signs in, creates the verification
- * (409/429 asked again quietly), the phone shows a document the sandbox approves or rejects, the
- * browser long-polls until the decision (5xx, dropped connections and 429 retried quietly as the
- * widget does), then opens the gated page. Every failed exchange is recorded with its time.
+ * One person through the balancer, doing what the widget does by the widget's own retry policy:
+ * signs in, creates the verification (409, 429 and 503 asked again quietly), the phone shows a
+ * document the sandbox approves or rejects, the browser long-polls until the decision (5xx, dropped
+ * connections and 429 retried quietly), then opens the gated page. Every failed exchange is
+ * recorded with its time.
  */
 export async function runPerson(ctx: PersonContext): Promise<PersonResult> {
   const browser = new Browser(ctx.siteUrl, new CookieJar(), { record: false, dispatcher: ctx.dispatcher });
@@ -97,29 +109,32 @@ export async function runPerson(ctx: PersonContext): Promise<PersonResult> {
       return networkCode(error);
     }
   };
-  /** A page or form of the app itself: the person retries (reloads) what failed, each failure visible. */
+  /**
+   * A page or form of the app itself, or the widget's creation: `quietly` says how long to wait before
+   * a quiet retry of try `attempt`, or undefined when the failure shows; the person retries (reloads,
+   * presses "try again") what showed, and the tries start again.
+   */
   const visible = async <T>(
     step: Failure['step'],
     expected: number[],
     run: () => Promise<BrowserResponse<T>>,
-    quietCodes: number[] = [],
+    quietly: (failure: Answered, attempt: number) => number | undefined = () => undefined,
   ): Promise<BrowserResponse<T>> => {
     let shown = 0;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       const at = Date.now();
       const answer = await send(run);
       if (typeof answer !== 'string' && expected.includes(answer.status)) {
         result.sent.push({ step, at });
         return answer;
       }
-      const quiet = typeof answer !== 'string' && quietCodes.includes(answer.status);
-      fail(step, typeof answer === 'string' ? answer : codeOf(answer), quiet);
-      if (!quiet && ++shown > MAX_VISIBLE_RETRIES) throw new GiveUp(`${step}: too many errors`);
-      await sleep(
-        quiet && typeof answer !== 'string'
-          ? retryAfterMs(answer, jitter(500 * 2 ** Math.min(attempt, 4)))
-          : 1000,
-      );
+      const wait = quietly(answered(answer), attempt);
+      fail(step, typeof answer === 'string' ? answer : codeOf(answer), wait !== undefined);
+      if (wait === undefined) {
+        if (++shown > MAX_VISIBLE_RETRIES) throw new GiveUp(`${step}: too many errors`);
+        attempt = 0;
+      }
+      await sleep(wait ?? 1000);
     }
   };
 
@@ -129,7 +144,7 @@ export async function runPerson(ctx: PersonContext): Promise<PersonResult> {
       'session',
       [201],
       () => browser.post<SessionResponseBody>('/identity/session'),
-      [409, 429],
+      startRetryDelay,
     );
     result.phase = created.json.phase;
     const ids = await ctx.sandbox.sessionByCode(created.json.sessionCode);
@@ -147,7 +162,7 @@ export async function runPerson(ctx: PersonContext): Promise<PersonResult> {
   return result;
 }
 
-/** The widget's status follower: long-polls until a final phase. */
+/** The widget's status follower: long-polls until a final phase, backing off as it does. */
 async function follow(
   browser: Browser,
   result: PersonResult,
@@ -156,6 +171,7 @@ async function follow(
   deadline: number,
 ): Promise<void> {
   let failures = 0;
+  let backoffs = 0;
   let shown = 0;
   let notFoundRetried = false;
   while (!FINAL.has(result.phase ?? '')) {
@@ -168,26 +184,26 @@ async function follow(
     if (typeof answer !== 'string' && answer.status === 200) {
       result.phase = answer.json.phase;
       if (result.phase === 'approved') result.approvedSeenAt = Date.now();
-      failures = 0;
+      failures = backoffs = 0;
       notFoundRetried = false;
       continue;
     }
     const code = typeof answer === 'string' ? answer : codeOf(answer);
     const status = typeof answer === 'string' ? 0 : answer.status;
-    const backoff = jitter(Math.min(2000 * 2 ** failures, 60_000));
+    const wait = backoff(POLL_INTERVAL_MS, backoffs++);
     if (status === 429) {
       fail('status', code, true);
-      await sleep(retryAfterMs(answer as BrowserResponse, backoff));
+      await sleep(retryDelay(answered(answer), wait));
     } else if (code.includes('NO_VERIFICATION_SESSION') && !notFoundRetried) {
       fail('status', code, true);
       notFoundRetried = true;
-    } else if ((status === 0 || status >= 500) && ++failures < MAX_QUIET_FAILURES) {
+    } else if ((status === 0 || status >= 500) && ++failures < MAX_STATUS_FAILURES) {
       fail('status', code, true);
-      await sleep(backoff);
+      await sleep(wait);
     } else {
       // The widget shows the error; the person presses "try again".
       fail('status', code, false);
-      failures = 0;
+      failures = backoffs = 0;
       if (++shown > MAX_VISIBLE_RETRIES) throw new GiveUp('status: too many errors');
       await sleep(1000);
     }
