@@ -1,17 +1,72 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Unit and integration tests of the Node packages and the demo server, run from the repository root
 // (`pnpm test:unit`). Sources are resolved through the `source` export condition, so tests never
 // need a prior build.
+//
+// Three projects (`pnpm test:unit --project <name>`):
+// - unit: no socket, server, process or Redis, only code (the files listed below);
+// - integration: every other test file: real sockets on 127.0.0.1, the sandbox, Redis, child processes;
+// - chaos: the bench's chaos test (HAProxy, Redis restarts, kill -9), alone and after the others, so
+//   no other suite's load stretches its faults.
+// unit and integration run together, on WORKERS workers: the suites mostly wait on sockets, so
+// Vitest's default (one worker fewer than the cores: 1 on CI's 2) leaves the cores idle.
+
+/** Test files whose every test is pure code: nothing listens, connects or spawns. */
+const UNIT = [
+  'demo/test/page-text.test.ts',
+  'demo/test/scenario-locale.test.ts',
+  'examples/test/quick-start-ci.test.ts',
+  'packages/bench/test/results.test.ts',
+  'packages/bench/test/stats.test.ts',
+  'packages/client/test/errors.test.ts',
+  'packages/client/test/exports.test.ts',
+  'packages/client/test/match-criterion.test.ts',
+  'packages/client/test/parse-options.test.ts',
+  'packages/client/test/retry.test.ts',
+  'packages/client/test/verify-webhook.test.ts',
+  'packages/client/test/webhooks.test.ts',
+  'packages/express/test/import-cycles.test.ts',
+  'packages/express/test/lru.test.ts',
+  'packages/express/test/options.test.ts',
+  'packages/express/test/phase.test.ts',
+  'packages/protocol/test/**/*.test.ts',
+  'packages/widget/test/**/*.test.ts',
+];
+const CHAOS = ['packages/bench/test/chaos.test.ts'];
+const ALL = ['packages/*/test/**/*.test.ts', 'demo/test/**/*.test.ts', 'examples/test/**/*.test.ts'];
+
+/** Workers for unit + integration; VITEST_WORKERS overrides (e.g. 1 to compare with a serial run). */
+const WORKERS = Number(process.env.VITEST_WORKERS ?? 3);
+
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'demo/test/**/*.test.ts', 'examples/test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: UNIT, maxWorkers: WORKERS, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ALL,
+          exclude: [...configDefaults.exclude, ...UNIT, ...CHAOS],
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'chaos', include: CHAOS, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
