@@ -19,7 +19,7 @@ interface BindingStore {
   getDecision(identificationId: string): StoredDecision | undefined | Promise<StoredDecision | undefined>;
   putDecision(
     identificationId: string,
-    next: StoredDecision, // { status: string | null, at: number, source: 'read' | 'webhook' }
+    next: StoredDecision, // { status: string | null, at: number, source: 'read' | 'webhook', reReadAfterMs? }
     ttlMs: number,
   ): boolean | Promise<boolean>; // atomic: stores unless the stored one's `at` is later
   deleteDecision(identificationId: string): void | Promise<void>;

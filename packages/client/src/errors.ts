@@ -39,6 +39,8 @@ export interface VerifyKitErrorOptions {
   body?: unknown;
   /** Validation issues or other structured detail. */
   details?: unknown[];
+  /** How long the service asked to wait (its `Retry-After`, on a 429 or 503), in milliseconds. */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -54,6 +56,8 @@ export class VerifyKitError extends Error {
   readonly httpStatus: number | undefined;
   readonly body: unknown;
   readonly details: unknown[] | undefined;
+  /** The service's `Retry-After` in milliseconds, when it gave one. */
+  readonly retryAfterMs: number | undefined;
   readonly [BRAND] = true;
 
   constructor(code: ErrorCode, message: string, options: VerifyKitErrorOptions = {}) {
@@ -63,6 +67,7 @@ export class VerifyKitError extends Error {
     this.httpStatus = options.httpStatus;
     this.body = options.body;
     this.details = options.details;
+    this.retryAfterMs = options.retryAfterMs;
   }
 
   /** @deprecated Use `upstreamStatus` (the service's answer) or `httpStatus` (verify-kit's). */

@@ -84,6 +84,7 @@ export class Transport {
         failure = result.failure;
         retryable = call.policy === 'safe' || wasNeverSent(result.error);
       }
+      if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
       if (!retryable || attemptIndex >= this.config.retries) throw this.fail(failure);
       if (retryAfterMs !== undefined && retryAfterMs > this.retryAfterCapMs) {
         throw this.fail({

@@ -2,12 +2,21 @@ import type { Log } from './log.js';
 
 /** What a compliance log (KVKK/GDPR accountability) wants to know; ids only, no personal data. */
 export interface AuditEvent {
-  type: 'session.created' | 'gate.granted' | 'gate.denied' | 'webhook.accepted' | 'binding.forgotten';
+  type:
+    | 'session.created'
+    | 'gate.granted'
+    | 'gate.denied'
+    | 'webhook.accepted'
+    | 'binding.forgotten'
+    | 'send-link.budget-spent';
   /** ISO 8601. */
   at: string;
   accountId?: string;
   identificationId?: string;
-  /** gate.denied: the phase that was refused (null: no verification); webhook.accepted: the event type. */
+  /**
+   * gate.denied: the phase that was refused (null: no verification); webhook.accepted: the event
+   * type; send-link.budget-spent: the seconds until the hourly budget has room again.
+   */
   detail?: string | null;
   /** gate.granted / gate.denied: `read` from the service now, or `stored` (the visit's stored decision). */
   source?: 'read' | 'stored';

@@ -43,6 +43,8 @@ export interface StoredDecision {
   /** Epoch ms: when the read that saw it started, or when the webhook arrived. The later one wins. */
   at: number;
   source: 'read' | 'webhook';
+  /** Re-read once older than this, sooner than maxAgeMs: a grant that overrode a verified refusal. Optional. */
+  reReadAfterMs?: number;
 }
 
 type MaybePromise<T> = T | Promise<T>;

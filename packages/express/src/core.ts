@@ -26,12 +26,13 @@ import { phaseOf } from './phase.js';
 import type { Locale, SendLinkOffer, SessionResponseBody, StatusResponseBody } from './protocol.js';
 import { QrImages } from './qr-image.js';
 import { RateLimits } from './rate-limits.js';
+import { browserCause, ReadBudget } from './read-budget.js';
 import { SendLink } from './send-link.js';
 import { serviceLocale } from './service-locale.js';
 import { SessionCreations } from './session-creation.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from './status-bus.js';
 import { StatusEvents } from './status-events.js';
-import { StatusReader } from './status-reader.js';
+import { isGone, StatusReader } from './status-reader.js';
 import { StatusWatch } from './status-watch.js';
 import { SESSION_ENDED_EVENTS, SubmissionHints } from './submission-hints.js';
 
@@ -105,16 +106,29 @@ export class KitCore {
     );
     this.reader = new StatusReader(this.client, options.now, {
       maxReadsPerSecond: options.maxReadsPerSecond,
+      budget: new ReadBudget(options.readBudget, this.log),
       onRead: (id, identification, startedAt) => {
         this.events.observe(id, identification, startedAt);
         return this.decisions.record(id, identification.status, startedAt);
+      },
+      onDefinitive: (id) => {
+        this.decisions.invalidate(id).catch(() => undefined); // logged by the store wrapper
       },
     });
     this.decisions = new Decisions(this.reader, this.bindings, options, this.log, options.now);
     this.bindings.onUnbound = (identificationId) => this.decisions.retire(identificationId);
     this.audit = createAudit(options.onAudit, this.log, options.now);
     this.limits = new RateLimits(options.sessionLimit, options.maxLongPolls, this.log);
-    this.sendLink = new SendLink(options.sendLink, (message) => this.warnOnce(message));
+    this.sendLink = new SendLink(
+      options.sendLink,
+      (message) => this.warnOnce(message),
+      (retryAfterSeconds) => {
+        this.log.warn(
+          `sendLink: the hourly budget of ${options.sendLink?.perHour} sends is spent; sends are refused (429) for ${retryAfterSeconds} s`,
+        );
+        this.audit({ type: 'send-link.budget-spent', detail: String(retryAfterSeconds) });
+      },
+    );
     this.hints = new SubmissionHints(options.now);
     this.watch = new StatusWatch(this.reader, options.pollIntervalMs);
     this.bus = options.statusBus ?? createMemoryStatusBus();
@@ -178,14 +192,25 @@ export class KitCore {
   }
 
   /**
-   * The verification this request may use, with its status read now (or within `maxAgeMs`).
-   * `binding` undefined: none bound, or (anonymous) not proven by the binding secret.
+   * The verification this request may use, with its status read now (or within `maxAgeMs`; the
+   * last read when this browser is over its read budget). `binding` undefined: none bound,
+   * (anonymous) not proven by the binding secret, or gone at the service (isGone).
    */
   async lookup(req: Request, maxAgeMs = 0, known?: Owner): Promise<Lookup> {
     const owner = known ?? (await this.bindings.ownerOf(req));
     const binding = await this.bindings.find(req, owner);
     if (binding === undefined) return { owner, binding };
-    const identification = await this.reader.read(binding.identificationId, { maxAgeMs });
+    let identification: Identification;
+    try {
+      identification = await this.reader.read(binding.identificationId, {
+        maxAgeMs,
+        cause: browserCause(req, owner),
+        whenRefused: 'last',
+      });
+    } catch (error) {
+      if (isGone(error)) return { owner, binding: undefined };
+      throw error;
+    }
     return { owner, binding, identification, view: this.describe(binding, identification) };
   }
 
@@ -246,7 +271,14 @@ export class KitCore {
   ): Promise<Decision> {
     const binding = await this.bindings.find(req, owner);
     if (binding === undefined) return { owner, binding };
-    const decided = await this.decisions.decide(req, owner, binding.identificationId, options, early);
+    let decided: Awaited<ReturnType<Decisions['decide']>>;
+    try {
+      decided = await this.decisions.decide(req, owner, binding.identificationId, options, early);
+    } catch (error) {
+      // Gone at the service (its stored decision invalidated by the reader): no verification.
+      if (isGone(error)) return { owner, binding: undefined };
+      throw error;
+    }
     const describe = () => this.describe(binding, decided.identification);
     // Worked out when asked for: a grant (most gated requests) never needs it.
     return {

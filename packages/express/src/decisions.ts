@@ -5,8 +5,9 @@ import { type Bindings, isThenable, type Owner } from './bindings.js';
 import { identificationKey } from './identification-key.js';
 import type { Log } from './log.js';
 import { BoundedMap } from './lru.js';
+import { browserCause, KIT_READ } from './read-budget.js';
 import type { StatusHint } from './status-bus.js';
-import type { StatusReader } from './status-reader.js';
+import { isDefinitive, type StatusReader } from './status-reader.js';
 
 /**
  * The visit, the stored decision and revocation (packages/express/README.md, "Freshness and
@@ -27,6 +28,8 @@ export interface DecisionSettings {
   visitIdleMs: number;
   maxAgeMs: number;
   staleIfErrorMs: number;
+  /** How long a verified refusal holds against reads that say APPROVED (the service's reads may lag its webhooks). */
+  refusalSettleMs: number;
 }
 
 /** What express-session keeps of a visit: no status, only whose visit it is and when it was last seen. */
@@ -68,6 +71,8 @@ const DECISION_TTL_MARGIN_MS = 10 * 60_000;
  * newer-wins never lets a read that was under way, or a long-poll still polling, put it back.
  */
 const RETIRED_AT = Number.MAX_SAFE_INTEGER;
+/** Refusals a verification does not go on from to APPROVED within seconds (a revocation's). */
+const FINAL_REFUSALS: readonly string[] = ['REJECTED', 'RESUBMISSION_REQUIRED'];
 
 type VisitSession = Record<string, unknown>;
 
@@ -115,8 +120,15 @@ export class Decisions {
     prefetched?: Prefetched,
   ) {
     const freshness = options.freshness ?? this.settings.freshness;
+    // A browser may repeat a gated request at will: its reads are counted, but a verified person's
+    // (a stored APPROVED) go through however many others spend (read-budget.ts).
+    const cause = browserCause(req, owner, { vouched: () => this.#vouched(identificationId) });
+    const budget = { cause, whenRefused: 'refusal' } as const;
     if (freshness === 'every-request') {
-      const identification = await this.reader.read(identificationId, { maxAgeMs: options.maxAgeMs ?? 0 });
+      const identification = await this.reader.read(identificationId, {
+        maxAgeMs: options.maxAgeMs ?? 0,
+        ...budget,
+      });
       return { identification, source: 'read' } satisfies Decided;
     }
     const now = this.now();
@@ -126,7 +138,7 @@ export class Decisions {
     if (!this.#inVisit(marker, owner, identificationId, now)) {
       // An ended visit's marker goes now: a session moved on approval must not carry it.
       if (marker !== undefined && session !== undefined) delete session[VISIT_KEY];
-      const identification = await this.reader.read(identificationId);
+      const identification = await this.reader.read(identificationId, budget);
       const visit = isApproved(identification.status)
         ? { identificationId, accountId, seenAt: now }
         : undefined;
@@ -140,10 +152,14 @@ export class Decisions {
         : await this.bindings.stored(() => store.getDecision(identificationKey(identificationId)));
     if (this.#grantable(stored, now)) return this.#storedGrant(identificationId, stored, now, options);
     try {
-      return { identification: await this.reader.read(identificationId), source: 'read' } satisfies Decided;
+      return {
+        identification: await this.reader.read(identificationId, budget),
+        source: 'read',
+      } satisfies Decided;
     } catch (error) {
       // The service is down and the store knows a refusal: refuse (403), as the service last said.
-      if (this.#usable(stored, now)) {
+      // A definitive answer (isDefinitive) is not an outage: nothing stored stands in for it.
+      if (!isDefinitive(error) && this.#usable(stored, now)) {
         return {
           identification: { id: identificationId, status: stored.status },
           source: 'stored',
@@ -201,7 +217,7 @@ export class Decisions {
     }
     const now = this.now();
     if (!this.#grantable(stored, now)) return undefined;
-    if (now - stored.at >= (options.maxAgeMs ?? this.settings.maxAgeMs)) return undefined;
+    if (now - stored.at >= this.#maxAgeOf(stored, options)) return undefined;
     this.#touch(req, marker, now);
     return this.#storedGrant(identificationId, stored, now, options);
   }
@@ -236,9 +252,25 @@ export class Decisions {
     if (now - marker.seenAt > this.settings.visitIdleMs / 10) this.enter(req, { ...marker, seenAt: now });
   }
 
+  /**
+   * How old a stored decision may be before it is re-read: maxAgeMs (the gate's or the kit's), or
+   * sooner for a grant that overrode a verified refusal (record()).
+   */
+  #maxAgeOf(stored: StoredDecision, options: DecideOptions): number {
+    const maxAgeMs = options.maxAgeMs ?? this.settings.maxAgeMs;
+    return stored.reReadAfterMs === undefined ? maxAgeMs : Math.min(maxAgeMs, stored.reReadAfterMs);
+  }
+
+  /** Whether the identification has a stored APPROVED (a verified person: read-budget.ts). */
+  async #vouched(identificationId: string): Promise<boolean> {
+    const { store } = this.bindings;
+    const stored = await this.bindings.stored(() => store.getDecision(identificationKey(identificationId)));
+    return stored?.status != null && isApproved(stored.status) && stored.at !== RETIRED_AT;
+  }
+
   /** A grant from the stored decision; re-read in the background once older than maxAgeMs. */
   #storedGrant(identificationId: string, stored: StoredDecision, now: number, options: DecideOptions) {
-    if (now - stored.at >= (options.maxAgeMs ?? this.settings.maxAgeMs)) this.#refresh(identificationId);
+    if (now - stored.at >= this.#maxAgeOf(stored, options)) this.#refresh(identificationId);
     return {
       identification: { id: identificationId, status: 'APPROVED' },
       source: 'stored',
@@ -268,21 +300,44 @@ export class Decisions {
    * Each upstream read that answered (StatusReader's hook): the decision, unless a newer one is
    * stored. A repeat of the APPROVED this process stored lately is skipped (strict mode reads on
    * every request): whatever stands in the store instead is a refusal or that grant. A refusal is
-   * always written: another instance may have stored a grant since.
+   * always written: another instance may have stored a grant since. Returns the status that stands
+   * instead of the read's: a verified refusal holds against an APPROVED read that started less than
+   * refusalSettleMs after it (the service's reads may lag its webhooks); a later read that agrees
+   * grants, and is re-read once older than refusalSettleMs, not maxAgeMs.
    */
-  async record(identificationId: string, status: string, startedAt: number): Promise<void> {
+  async record(identificationId: string, status: string, startedAt: number): Promise<string | undefined> {
     const key = identificationKey(identificationId);
     const written = this.#written.get(key);
     const repeat = written?.status === status && startedAt - written.at < this.settings.maxAgeMs / 4;
-    if (repeat && isApproved(status)) return;
-    const decision: StoredDecision = { status, at: startedAt, source: 'read' };
+    if (repeat && isApproved(status)) return undefined;
+    let decision: StoredDecision = { status, at: startedAt, source: 'read' };
     try {
+      if (isApproved(status)) {
+        const refusal = await this.#verifiedRefusal(key);
+        if (refusal !== undefined) {
+          if (startedAt < refusal.at + this.settings.refusalSettleMs) return refusal.status;
+          decision = { ...decision, reReadAfterMs: this.settings.refusalSettleMs };
+        }
+      }
       if (await this.#put(key, decision)) {
         this.#written.set(key, { status, at: startedAt });
       }
     } catch {
       // Logged by the store wrapper; the next gated request finds the store down too (503).
     }
+    return undefined;
+  }
+
+  /**
+   * The stored decision when a verified webhook refused with it (REJECTED, RESUBMISSION_REQUIRED);
+   * not a review step, which webhooks delivered out of order may bring after an approval.
+   */
+  async #verifiedRefusal(key: string): Promise<(StoredDecision & { status: string }) | undefined> {
+    const { store } = this.bindings;
+    const stored = await this.bindings.stored(() => store.getDecision(key));
+    if (stored?.source !== 'webhook' || stored.at === RETIRED_AT) return undefined;
+    const { status } = stored;
+    return status !== null && FINAL_REFUSALS.includes(status) ? { ...stored, status } : undefined;
   }
 
   /**
@@ -339,6 +394,16 @@ export class Decisions {
     await this.#put(key, { status: null, at: RETIRED_AT, source: 'webhook' });
   }
 
+  /**
+   * The service answered definitively (a 404, an answer about another identification): the stored
+   * decision says nothing any more (the next gated request reads), until a later read says more.
+   */
+  async invalidate(identificationId: string): Promise<void> {
+    const key = identificationKey(identificationId);
+    this.#written.delete(key);
+    await this.#put(key, { status: null, at: this.now(), source: 'read' });
+  }
+
   /** `key`: identificationKey(id), as every store key of the kit. */
   #put(key: string, decision: StoredDecision): Promise<boolean> {
     const { store } = this.bindings;
@@ -352,7 +417,7 @@ export class Decisions {
     if (this.#refreshing.has(key)) return;
     this.#refreshing.set(key, true);
     // debug: in an outage every person in a visit retries once a second (the gate's 503s are errors).
-    this.reader.read(identificationId).catch((error: unknown) => {
+    this.reader.read(identificationId, { cause: KIT_READ }).catch((error: unknown) => {
       this.log.debug('a stored decision could not be re-read; it is served until staleIfErrorMs', {
         identificationId,
         error: error instanceof Error ? error.message : String(error),

@@ -14,15 +14,12 @@ import { type BindingStore, createMemoryBindingStore } from './binding-store.js'
 import type { AccountOf } from './bindings.js';
 import type { Freshness } from './decisions.js';
 import type { Logger } from './log.js';
-import { DEFAULT_MAX_WAIT_SECONDS, MAX_WAIT_SECONDS, type SendLinkChannel } from './protocol.js';
+import { FreshnessSchema, fn, int, isFunction, objectWith, REDIS_CLIENT_ERROR } from './option-schemas.js';
+import { DEFAULT_MAX_WAIT_SECONDS, MAX_WAIT_SECONDS } from './protocol.js';
 import { DEFAULT_LIMIT_PREFIX, type LimitRedisClient } from './rate-limits.js';
+import type { ReadBudgetSettings } from './read-budget.js';
 import type { ReplayStore } from './replay-store.js';
-import {
-  type BeforeSend,
-  type ContactOf,
-  DEFAULT_SEND_PREFIX,
-  type SendLimitRedisClient,
-} from './send-link.js';
+import { SEND_LINK_ARRAY_GONE, type SendLinkOptions, SendLinkSchema } from './send-link-options.js';
 import type { StatusBus } from './status-bus.js';
 import type { StatusChangeHandler } from './status-events.js';
 
@@ -54,30 +51,6 @@ export type Dispatcher = NonNullable<ClientOptions['dispatcher']>;
 /** What sessionOptions(req) returns: the creation body minus workflowId (which it may override). */
 export type SessionOptions = Partial<CreateSessionRequest>;
 
-/**
- * Send-link: the person may have the session's link sent to **their own** contact, the one your app
- * vouches for. The browser picks only the channel.
- */
-export interface SendLinkOptions {
-  channels: readonly SendLinkChannel[];
-  /** The verified contacts of this request's person (your account's e-mail and phone), or undefined. */
-  contactOf: ContactOf;
-  /** Anonymous visitors too (contactOf must still vouch, e.g. from a phone you verified). Default false. */
-  anonymous?: boolean;
-  /** With `sms`, required: the calling-code prefixes texts may go to, e.g. `['+90', '+49']`. */
-  smsCountries?: readonly string[];
-  /** Sends to one contact per window. Default 5 an hour. */
-  perRecipient?: { max: number; windowSeconds: number };
-  /** Sends per hour for the whole deployment (with `redis`; else per process). Default 100. */
-  perHour?: number;
-  /** Called before each send (a CAPTCHA, your own checks): throw a 4xx VerifyKitError to refuse. */
-  beforeSend?: BeforeSend;
-  /** A connected node-redis v6 client (yours: the kit never closes it): the counts are shared by every instance. */
-  redis?: SendLimitRedisClient;
-  /** Redis key prefix. Default `verify-kit:send:`. */
-  prefix?: string;
-}
-
 export interface WebhookVerifierInput {
   headers: IncomingHttpHeaders;
   /** The raw body, exactly as received. */
@@ -90,7 +63,21 @@ export interface WebhookVerifierInput {
  */
 export type WebhookVerifier = (input: WebhookVerifierInput) => { id: string } | Promise<{ id: string }>;
 
-export type { Logger };
+export type { Logger, SendLinkOptions };
+export { FreshnessSchema, fn };
+
+/**
+ * Upstream status reads a browser's requests may start in a window (GET /status, long-polls, gated
+ * requests of a person not yet verified); beyond, the last read or 429 TOO_MANY_STATUS_READS.
+ */
+export interface ReadLimit {
+  /** Per browser session or account. Default 5 (one a second, in bursts). */
+  perClient?: number;
+  /** Per address (an IPv6 address as its /64). Default 100. */
+  perIp?: number;
+  /** Default 5. */
+  windowSeconds?: number;
+}
 
 export interface VerifyKitOptions {
   /** The service's base address, e.g. https://idv.example.com (no /api/v1). */
@@ -119,6 +106,16 @@ export interface VerifyKitOptions {
   sessionLimit?: SessionLimit | false;
   /** Upstream reads per identification per second; more are served a read under 1 s old. Default 5. */
   maxReadsPerSecond?: number;
+  /**
+   * The deployment's upstream status reads per second (with `sessionLimit.redis`, shared by every
+   * instance; else per process), below the service's limit on your key. Browsers' reads get half;
+   * the gate's reads of verified people and the kit's own always go through. Default 20.
+   */
+  upstreamReadsPerSecond?: number;
+  /** Status reads a browser's requests may start, per client and per address. Default 5 and 100 in 5 s. */
+  readLimit?: ReadLimit;
+  /** A verified refusal (webhook) holds this long against reads that still say APPROVED. Default 5000. */
+  refusalSettleMs?: number;
   /**
    * 'visit' (default): the first gated request of a visit reads the status, the rest of the visit is
    * answered from the stored decision. 'every-request': every gated request reads (README, "Freshness
@@ -161,82 +158,7 @@ export interface VerifyKitOptions {
   now?: () => number;
 }
 
-const isFunction = (value: unknown): boolean => typeof value === 'function';
-export const fn = <T>(message: string) => z.custom<T>(isFunction, { error: message });
-
-const int = (unit: '' | 'seconds' | 'milliseconds', min: number, max: number) =>
-  z
-    .int({ error: `must be an integer${unit ? ` number of ${unit}` : ''}` })
-    .min(min, { error: min === 0 ? 'must be 0 or more' : `must be at least ${min}${unit ? ` ${unit}` : ''}` })
-    .max(max, { error: `must be at most ${max}${unit ? ` ${unit}` : ''}` });
-
-const objectWith = <T>(methods: readonly string[], error: string) =>
-  z.custom<T>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      methods.every((name) => isFunction((value as Record<string, unknown>)[name])),
-    { error },
-  );
-
-const SEND_LINK_ARRAY_GONE =
-  'no longer takes a list of channels (the browser chose the recipient, a phishing relay): use { channels: ["email"], contactOf: (req) => ({ email: the signed-in account’s verified e-mail }) }';
-
-const SendLinkSchema = z
-  .strictObject(
-    {
-      channels: z
-        .array(z.enum(['email', 'sms'], { error: 'must list "email" and/or "sms"' }))
-        .min(1, { error: 'must list "email" and/or "sms"' })
-        .readonly(),
-      contactOf: fn<ContactOf>(
-        'must be a function (req) => the person’s verified { email?, phoneNumber? } (from your account, never from the request body), or undefined',
-      ),
-      anonymous: z.boolean({ error: 'must be true or false' }).default(false),
-      smsCountries: z
-        .array(
-          z
-            .string({ error: 'must list calling-code prefixes such as "+90"' })
-            .regex(/^\+[1-9][0-9]{0,6}$/, { error: 'must list calling-code prefixes such as "+90"' }),
-        )
-        .min(1, { error: 'must list at least one calling-code prefix' })
-        .readonly()
-        .optional(),
-      perRecipient: z
-        .strictObject({ max: int('', 1, 1000), windowSeconds: int('seconds', 1, 604_800) })
-        .default({ max: 5, windowSeconds: 3600 }),
-      perHour: int('', 1, 10_000_000).default(100),
-      beforeSend: fn<BeforeSend>(
-        'must be a function (req, { channel, to }) => void that throws to refuse',
-      ).optional(),
-      redis: objectWith<SendLimitRedisClient>(
-        ['eval', 'multi', 'del'],
-        'must be a connected node-redis v6 client: createClient({ url }) from "redis"',
-      ).optional(),
-      prefix: z.string().max(256, { error: 'must be at most 256 characters' }).default(DEFAULT_SEND_PREFIX),
-    },
-    {
-      error:
-        'must be { channels, contactOf, anonymous?, smsCountries?, perRecipient?, perHour?, beforeSend?, redis?, prefix? }',
-    },
-  )
-  .superRefine((value, ctx) => {
-    if (value.channels.includes('sms') && value.smsCountries === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['smsCountries'],
-        message:
-          'is required with "sms": the calling-code prefixes texts may go to, e.g. ["+90", "+49"] (texts to other countries are the SMS pumping fraud you pay for)',
-      });
-    }
-  });
-
 const DAY_MS = 86_400_000;
-
-/** `freshness`, kit-wide and per gate. */
-export const FreshnessSchema = z.enum(['visit', 'every-request'], {
-  error: 'must be "visit" (a read per visit, the stored decision inside it) or "every-request"',
-});
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -295,10 +217,7 @@ const OptionsSchema = z
             perClient: int('', 1, 10_000).default(5),
             perIp: int('', 1, 1_000_000).default(60),
             windowSeconds: int('seconds', 1, 86_400).default(60),
-            redis: objectWith<LimitRedisClient>(
-              ['eval', 'multi', 'del'],
-              'must be a connected node-redis v6 client: createClient({ url }) from "redis"',
-            ).optional(),
+            redis: objectWith<LimitRedisClient>(['eval', 'multi', 'del'], REDIS_CLIENT_ERROR).optional(),
             prefix: z
               .string()
               .max(256, { error: 'must be at most 256 characters' })
@@ -309,6 +228,18 @@ const OptionsSchema = z
       )
       .default({ perClient: 5, perIp: 60, windowSeconds: 60, prefix: DEFAULT_LIMIT_PREFIX }),
     maxReadsPerSecond: int('', 1, 10_000).default(5),
+    upstreamReadsPerSecond: int('', 1, 100_000).default(20),
+    readLimit: z
+      .strictObject(
+        {
+          perClient: int('', 1, 10_000).default(5),
+          perIp: int('', 1, 1_000_000).default(100),
+          windowSeconds: int('seconds', 1, 3600).default(5),
+        },
+        { error: 'must be { perClient?, perIp?, windowSeconds? }' },
+      )
+      .default({ perClient: 5, perIp: 100, windowSeconds: 5 }),
+    refusalSettleMs: int('milliseconds', 0, 600_000).default(5000),
     freshness: FreshnessSchema.default('visit'),
     visitIdleMs: int('milliseconds', 1000, DAY_MS).default(30 * 60_000),
     maxAgeMs: int('milliseconds', 0, DAY_MS).default(5 * 60_000),
@@ -391,7 +322,23 @@ const OptionsSchema = z
           'uses http:// to another machine: the API key would travel in clear text; use https:// (or allowInsecureHttp: true on a private network)',
       });
     }
-  });
+  })
+  .transform((options) => ({ ...options, readBudget: readBudgetOf(options) }));
+
+/** The read budget's counts live beside the creation limits' (in their Redis when there is one). */
+function readBudgetOf(options: {
+  upstreamReadsPerSecond: number;
+  readLimit: { perClient: number; perIp: number; windowSeconds: number };
+  sessionLimit: false | { redis?: LimitRedisClient | undefined; prefix: string };
+}): ReadBudgetSettings {
+  const limit = options.sessionLimit === false ? undefined : options.sessionLimit;
+  return {
+    upstreamPerSecond: options.upstreamReadsPerSecond,
+    ...options.readLimit,
+    redis: limit?.redis,
+    prefix: `${limit?.prefix ?? DEFAULT_LIMIT_PREFIX}read:`,
+  };
+}
 
 /** The options after validation, with every default filled in. */
 export type ResolvedOptions = z.output<typeof OptionsSchema>;

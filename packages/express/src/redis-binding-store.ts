@@ -47,10 +47,15 @@ return 1`;
 function parseDecision(value: unknown): StoredDecision | undefined {
   if (typeof value !== 'string') return undefined;
   try {
-    const { status, at, source } = JSON.parse(value) as Partial<StoredDecision>;
+    const { status, at, source, reReadAfterMs } = JSON.parse(value) as Partial<StoredDecision>;
     if (status !== null && typeof status !== 'string') return undefined;
     if (typeof at !== 'number' || (source !== 'read' && source !== 'webhook')) return undefined;
-    return { status, at, source };
+    return {
+      status,
+      at,
+      source,
+      ...(typeof reReadAfterMs === 'number' ? { reReadAfterMs } : {}),
+    };
   } catch {
     return undefined;
   }

@@ -37,6 +37,8 @@ export interface SendLinkSettings {
   /** Calling-code prefixes (`+90`); required with `sms`. */
   smsCountries?: readonly string[] | undefined;
   perRecipient: { max: number; windowSeconds: number };
+  perAccount: { max: number; windowSeconds: number };
+  perIp: { max: number; windowSeconds: number };
   perHour: number;
   beforeSend?: BeforeSend | undefined;
   /** Counts shared by every instance (the hourly budget is the deployment's). */
@@ -48,6 +50,15 @@ export interface SendLinkSettings {
 function limiter(settings: SendLinkSettings, name: string, points: number, duration: number) {
   return countIn(settings.redis, { keyPrefix: `${settings.prefix}${name}`, points, duration });
 }
+
+/** Who asks for a send: the account (or anonymous browser) and the address. */
+export interface SendKeys {
+  sender: string;
+  address: string;
+}
+
+/** Gives back the points a send took (it joined nothing, but its creation failed). */
+export type Refund = () => Promise<void>;
 
 /** What the kit may do with one request's contacts: per channel, the contact or why not. */
 type Checked = Partial<Record<SendLinkChannel, SendLinkContact | VerifyKitError>>;
@@ -80,17 +91,29 @@ function tooManySends(msBeforeNext: number) {
  * and counts it (per recipient, and the deployment's hourly budget) before any link goes out.
  */
 export class SendLink {
-  readonly #perRecipient?: RateLimiterAbstract;
-  readonly #budget?: RateLimiterAbstract;
+  readonly #caps?: {
+    perAddress: RateLimiterAbstract;
+    perSender: RateLimiterAbstract;
+    perRecipient: RateLimiterAbstract;
+    budget: RateLimiterAbstract;
+  };
+  /** Epoch ms until which the spent budget has been reported. */
+  #reportedUntil = 0;
 
   constructor(
     private readonly settings: SendLinkSettings | undefined,
     private readonly warnOnce: (message: string) => void,
+    private readonly reportSpent: (retryAfterSeconds: number) => void,
   ) {
     if (settings === undefined) return;
-    const { max, windowSeconds } = settings.perRecipient;
-    this.#perRecipient = limiter(settings, 'recipient', max, windowSeconds);
-    this.#budget = limiter(settings, 'budget', settings.perHour, 3600);
+    const per = (name: string, { max, windowSeconds }: { max: number; windowSeconds: number }) =>
+      limiter(settings, name, max, windowSeconds);
+    this.#caps = {
+      perAddress: per('address', settings.perIp),
+      perSender: per('sender', settings.perAccount),
+      perRecipient: per('recipient', settings.perRecipient),
+      budget: limiter(settings, 'budget', settings.perHour, 3600),
+    };
   }
 
   /** Whether the kit sends by `channel` at all (else 400 SEND_LINK_NOT_ALLOWED). */
@@ -140,10 +163,16 @@ export class SendLink {
     return contact;
   }
 
-  /** Right before the link goes out: beforeSend, then the caps (the recipient's, the hourly budget). */
-  async take(req: Request, contact: SendLinkContact): Promise<void> {
+  /**
+   * Right before the link goes out, inside the creation that sends it (a request that joins another
+   * takes nothing): beforeSend, then one point of each cap (the address's, the sender's, the
+   * recipient's, the deployment's hourly budget). A cap that is full gives the others back and
+   * refuses (TOO_MANY_SENDS); the returned refund gives them all back when the send fails.
+   */
+  async take(req: Request, contact: SendLinkContact, keys: SendKeys): Promise<Refund> {
     const settings = this.settings;
-    if (settings === undefined || this.#perRecipient === undefined || this.#budget === undefined) {
+    const caps = this.#caps;
+    if (settings === undefined || caps === undefined) {
       throw kitError(ERROR_CODE.SEND_LINK_NOT_ALLOWED, 'this server does not send links');
     }
     if (settings.beforeSend !== undefined) {
@@ -153,18 +182,35 @@ export class SendLink {
         throw isRefusal(error) ? error : this.#hookFailed('beforeSend', error);
       }
     }
-    const key = recipientKey(contact);
-    await consume(this.#perRecipient, key);
-    try {
-      await consume(this.#budget, 'all');
-    } catch (error) {
-      // A spent budget is not the recipient's doing: give their point back.
-      await this.#perRecipient.reward(key, 1).catch(() => undefined);
-      this.warnOnce(
-        `sendLink: the hourly budget of ${settings.perHour} sends is spent; sends are refused (429)`,
-      );
-      throw error;
+    const taken: [RateLimiterAbstract, string][] = [];
+    const refund = () =>
+      Promise.all(taken.map(([cap, key]) => cap.reward(key, 1).catch(() => undefined))).then(() => undefined);
+    const order: [RateLimiterAbstract, string][] = [
+      [caps.perAddress, `address:${keys.address}`],
+      [caps.perSender, keys.sender],
+      [caps.perRecipient, recipientKey(contact)],
+      [caps.budget, 'all'],
+    ];
+    for (const [cap, key] of order) {
+      try {
+        await cap.consume(key);
+        taken.push([cap, key]);
+      } catch (error) {
+        await refund();
+        if (!(error instanceof RateLimiterRes)) throw error;
+        if (cap === caps.budget) this.#budgetSpent(error.msBeforeNext);
+        throw tooManySends(error.msBeforeNext);
+      }
     }
+    return refund;
+  }
+
+  /** The deployment's budget refused a send: said once per hour it stays spent (log and onAudit). */
+  #budgetSpent(msBeforeNext: number): void {
+    const now = Date.now();
+    if (now < this.#reportedUntil) return;
+    this.#reportedUntil = now + msBeforeNext;
+    this.reportSpent(Math.max(1, Math.ceil(msBeforeNext / 1000)));
   }
 
   #contact(channel: SendLinkChannel, value: unknown): SendLinkContact | VerifyKitError {
@@ -198,15 +244,5 @@ export class SendLink {
     const why = error instanceof Error ? error.name : typeof error;
     this.warnOnce(`sendLink.${hook} threw (${why}): sends are refused until it is fixed`);
     return kitError(ERROR_CODE.SEND_LINK_HOOK_FAILED, 'the server could not send the link');
-  }
-}
-
-/** One point of `limiter` for `key`; TOO_MANY_SENDS when none is left. */
-async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
-  try {
-    await limiter.consume(key);
-  } catch (error) {
-    if (error instanceof RateLimiterRes) throw tooManySends(error.msBeforeNext);
-    throw error;
   }
 }

@@ -1,5 +1,6 @@
 import type { Identification } from '@verify-kit/client';
 import { identificationKey } from './identification-key.js';
+import { KIT_READ, type ReadCause } from './read-budget.js';
 import type { StatusReader } from './status-reader.js';
 
 export interface Watcher {
@@ -16,6 +17,8 @@ interface Watch {
   reading: boolean;
   /** A webhook arrived during a read: read again as soon as it ends. */
   dirty: boolean;
+  /** Whose reads the scheduled re-reads are (the first watcher's request: the read budget). */
+  cause: ReadCause;
 }
 
 /**
@@ -32,10 +35,17 @@ export class StatusWatch {
   ) {}
 
   /** Returns the function that stops watching (idempotent). */
-  add(identificationId: string, watcher: Watcher): () => void {
+  add(identificationId: string, watcher: Watcher, cause: ReadCause = KIT_READ): () => void {
     let watch = this.#watches.get(identificationKey(identificationId));
     if (watch === undefined) {
-      watch = { identificationId, watchers: new Set(), timer: undefined, reading: false, dirty: false };
+      watch = {
+        identificationId,
+        watchers: new Set(),
+        timer: undefined,
+        reading: false,
+        dirty: false,
+        cause,
+      };
       this.#watches.set(identificationKey(identificationId), watch);
       this.#schedule(identificationId, watch);
     }
@@ -56,7 +66,7 @@ export class StatusWatch {
       return;
     }
     clearTimeout(watch.timer);
-    this.#read(watch.identificationId, watch);
+    this.#read(watch.identificationId, watch, KIT_READ);
   }
 
   get size(): number {
@@ -76,10 +86,11 @@ export class StatusWatch {
 
   #schedule(identificationId: string, watch: Watch): void {
     clearTimeout(watch.timer);
-    watch.timer = setTimeout(() => this.#read(identificationId, watch), this.pollIntervalMs);
+    watch.timer = setTimeout(() => this.#read(identificationId, watch, watch.cause), this.pollIntervalMs);
   }
 
-  #read(identificationId: string, watch: Watch): void {
+  /** A webhook's re-read is the kit's; a scheduled one counts against the watcher's read budget. */
+  #read(identificationId: string, watch: Watch, cause: ReadCause): void {
     watch.timer = undefined;
     watch.reading = true;
     watch.dirty = false;
@@ -93,10 +104,10 @@ export class StatusWatch {
         }
       }
       if (this.#watches.get(identificationKey(identificationId)) !== watch) return;
-      if (watch.dirty) this.#read(identificationId, watch);
+      if (watch.dirty) this.#read(identificationId, watch, KIT_READ);
       else this.#schedule(identificationId, watch);
     };
-    this.reader.read(identificationId).then(
+    this.reader.read(identificationId, { cause, whenRefused: 'last' }).then(
       (identification) => deliver((watcher) => watcher.onRead(identification)),
       (error: unknown) => deliver((watcher) => watcher.onError(error)),
     );

@@ -35,11 +35,14 @@ describe('the gate under a misbehaving upstream', () => {
       delayMs: [100, 1000],
       random,
     });
-    // 40 people from 127.0.0.1: the per-address creation limit would refuse the run itself.
+    // 40 people from 127.0.0.1 polling every 200 ms: the per-address creation limit and the read
+    // budget (read-budget.test.ts) would refuse the run itself.
     const app = await startApp({
       baseUrl: proxy.url,
       apiKey,
       sessionLimit: false,
+      upstreamReadsPerSecond: 10_000,
+      readLimit: { perClient: 10_000, perIp: 1_000_000 },
       timeoutMs: 700,
       retries: 2,
       pollIntervalMs: 200,

@@ -340,7 +340,7 @@ describe('several instances share the counts through Redis', () => {
     expect(await client.keys('verify-kit:send:budget*')).toHaveLength(1);
     // Recipients are counted under a hash: no address is written to Redis.
     const keys = await client.keys('verify-kit:send:*');
-    expect(keys).toHaveLength(7); // the six recipients and the budget
+    expect(keys).toHaveLength(14); // the six recipients, the six accounts, the address and the budget
     expect(keys.join(' ')).not.toMatch(/@|shared/);
   });
 });

@@ -76,6 +76,8 @@ export const ERROR_CODE = {
   TOO_MANY_SESSIONS: 'TOO_MANY_SESSIONS',
   /** Too many long-polls open for this verification or this server: wait for Retry-After. */
   TOO_MANY_LONG_POLLS: 'TOO_MANY_LONG_POLLS',
+  /** This browser or address asked for more status reads than its share of the service's: wait for Retry-After. */
+  TOO_MANY_STATUS_READS: 'TOO_MANY_STATUS_READS',
   /** `sendTo` names a channel the kit is not configured to use. */
   SEND_LINK_NOT_ALLOWED: 'SEND_LINK_NOT_ALLOWED',
   /** The app vouches for no contact of this person on that channel (or an anonymous visitor, not opted in). */

@@ -83,8 +83,22 @@ async function create(
       ? {}
       : { contact: contact.channel === 'email' ? { email: contact.to } : { phoneNumber: contact.to } }),
   });
-  await ticket.take(core.limits, owner);
-  const created = await core.client.createSession(body);
+  // The send's points are taken here, by the creation that sends, and given back unless it went out.
+  const refund =
+    contact &&
+    (await core.sendLink.take(req, contact, { sender: senderOf(req, owner), address: ticket.address }));
+  let created: Awaited<ReturnType<typeof core.client.createSession>>;
+  try {
+    await ticket.take(core.limits, owner);
+    created = await core.client.createSession(body);
+  } catch (error) {
+    // Refused by a limit, or answered with an error by the service: no link went out. A timeout may
+    // have sent it, so its points stay taken.
+    const answered =
+      isVerifyKitError(error) && (error.upstreamStatus !== undefined || !error.code.startsWith('UPSTREAM_'));
+    if (refund !== undefined && answered) await refund();
+    throw error;
+  }
   const binding: VerificationBinding = {
     verificationSessionId: created.id,
     identificationId: created.identificationId,
@@ -100,6 +114,7 @@ async function create(
   // the binding: a binding without its record (a store failing, a process killed in between) would
   // be resumed by the next POST /session and never tell onStatusChange anything.
   await core.events.created(owner, binding, 'IN_AUTOMATIC_REVIEW', core.now());
+  core.reader.remember({ id: binding.identificationId, status: 'IN_AUTOMATIC_REVIEW' });
   // A new verification gets a new session id (anonymous): whoever knew the old one holds nothing.
   await core.bindings.bind(req, res, owner, binding);
   core.audit({ type: 'session.created', ...owner, identificationId: binding.identificationId });
@@ -126,7 +141,6 @@ async function handle(core: KitCore, req: Request, res: Response, ticket: Creati
   }
   const key = owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${sessionKey(req)}`;
   const joinable = owner.accountId !== undefined;
-  if (contact !== undefined) await core.sendLink.take(req, contact);
   let sent = false; // a request that joins another's creation sent nothing
   const binding = await core.creations.run(key, joinable, () => {
     sent = contact !== undefined;
@@ -135,6 +149,11 @@ async function handle(core: KitCore, req: Request, res: Response, ticket: Creati
   const answer = await core.sessionResponse(req, binding, core.createdView(binding), offers);
   if (sent && contact !== undefined) answer.sentTo = maskContact(contact);
   res.status(201).set('Cache-Control', 'no-store').json(answer);
+}
+
+/** Who a send is counted under: the account, or this browser session. */
+function senderOf(req: Request, owner: Owner): string {
+  return owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${sessionKey(req)}`;
 }
 
 function sessionKey(req: Request): string {

@@ -4,6 +4,7 @@ import type { VerificationBinding } from '../binding.js';
 import type { KitCore } from '../core.js';
 import { ERROR_CODE, kitError } from '../errors.js';
 import { MAX_WAIT_SECONDS, PHASES, type Phase } from '../protocol.js';
+import { browserCause, type ReadCause } from '../read-budget.js';
 import { queryOf } from '../request-guards.js';
 
 interface PollQuery {
@@ -57,6 +58,7 @@ function longPoll(
   binding: VerificationBinding,
   first: Identification,
   { wait, since }: PollQuery,
+  cause: ReadCause,
 ): void {
   const release = core.limits.openLongPoll(binding.identificationId);
   let latest = first;
@@ -80,15 +82,19 @@ function longPoll(
     if (!res.writableEnded) finish('client-gone');
   };
   const deadline = setTimeout(() => finish('answer'), wait * 1000);
-  const stopWatching = core.watch.add(binding.identificationId, {
-    onRead(identification) {
-      latest = identification;
-      if (core.describe(binding, identification).phase !== since) finish('answer');
+  const stopWatching = core.watch.add(
+    binding.identificationId,
+    {
+      onRead(identification) {
+        latest = identification;
+        if (core.describe(binding, identification).phase !== since) finish('answer');
+      },
+      onError(error) {
+        finish({ error });
+      },
     },
-    onError(error) {
-      finish({ error });
-    },
-  });
+    cause,
+  );
   const stopOnClose = core.onClose(() => finish('answer'));
   res.on('close', onClientGone);
   core.log.debug('GET /status: long-poll waiting', {
@@ -114,7 +120,7 @@ export function statusRoute(core: KitCore): RequestHandler {
         return;
       }
       if (res.writableEnded || res.destroyed) return;
-      longPoll(core, res, binding, identification, query);
+      longPoll(core, res, binding, identification, query, browserCause(req, found.owner));
     };
     run().catch((error: unknown) => core.fail(res, error, 'GET /status'));
   };

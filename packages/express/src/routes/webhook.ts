@@ -1,4 +1,4 @@
-import { ERROR_CODES, isVerifyKitError, VerifyKitError, verifyWebhook } from '@verify-kit/client';
+import { ERROR_CODES, isApproved, isVerifyKitError, VerifyKitError, verifyWebhook } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { readBody } from '../body-limit.js';
 import type { KitCore } from '../core.js';
@@ -129,11 +129,14 @@ async function announce(core: KitCore, identificationId: string, type: string, s
     });
     core.applyHint(identificationId, hint);
   }
-  // No browser may be open: one read here lets onStatusChange see the change, and replaces the
-  // event's word in the stored decision with the service's (an event may arrive late).
+  // No browser may be open: one read here lets onStatusChange see the change, replaces the event's
+  // word in the stored decision with the service's (an event may arrive late), and stores an
+  // approval the service confirms (a verified person's reads then come first: read-budget.ts).
   const tracked = await core.events.tracked(identificationId);
   // The hint above dropped the cached read: this read (or the long-polls' one it joins) is new.
-  if (tracked !== undefined || decided) await core.reader.read(tracked ?? identificationId);
+  if (tracked !== undefined || decided || isApproved(hint.status)) {
+    await core.reader.read(tracked ?? identificationId);
+  }
 }
 
 async function receive(core: KitCore, replays: MemoryReplayStore, req: Request, res: Response) {
