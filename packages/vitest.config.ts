@@ -7,7 +7,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 //
 // Three projects (`pnpm test:unit --project <name>`):
 // - unit: no socket, server, process or Redis, only code (the files listed below);
-// - integration: every other test file: real sockets on 127.0.0.1, the sandbox, Redis, child processes;
+// - integration: every other test file, most with real sockets on 127.0.0.1, the sandbox, Redis or
+//   child processes (a new file lands here unless listed);
 // - chaos: the bench's chaos test (HAProxy, Redis restarts, kill -9), alone and after the others, so
 //   no other suite's load stretches its faults.
 // unit and integration run together, on WORKERS workers: the suites mostly wait on sockets, so
@@ -15,9 +16,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Test files whose every test is pure code: nothing listens, connects or spawns. */
 const UNIT = [
+  'demo/test/cli-options.test.ts',
   'demo/test/page-text.test.ts',
   'demo/test/scenario-locale.test.ts',
   'examples/test/quick-start-ci.test.ts',
+  'examples/test/readme-blocks.test.ts',
   'packages/bench/test/results.test.ts',
   'packages/bench/test/stats.test.ts',
   'packages/client/test/errors.test.ts',
@@ -25,8 +28,10 @@ const UNIT = [
   'packages/client/test/match-criterion.test.ts',
   'packages/client/test/parse-options.test.ts',
   'packages/client/test/retry.test.ts',
+  'packages/client/test/schemas.test.ts',
   'packages/client/test/verify-webhook.test.ts',
   'packages/client/test/webhooks.test.ts',
+  'packages/express/test/exports.test.ts',
   'packages/express/test/import-cycles.test.ts',
   'packages/express/test/lru.test.ts',
   'packages/express/test/options.test.ts',
