@@ -1,19 +1,16 @@
 // Send-link without a free recipient (issue 26, findings 2 and 3), over real HTTP against the real
 // sandbox, whose outbox shows every message the service sent and to whom.
 import { VerifyKitError } from '@verify-kit/client';
-import type { OutboxMessage } from '@verify-kit/sandbox';
-import { createSandboxControl } from '@verify-kit/sandbox/control';
 import { capturingLogger, type RedisServer, startRedisServer } from '@verify-kit/testkit';
 import { createClient } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifyKit, type ErrorResponseBody, type SessionResponseBody } from '../src/index.js';
 import type { SendLinkOptions } from '../src/options.js';
-import { signedInUser, startApp, type TestApp } from './support/app.js';
-import { useSandboxApp } from './support/fixtures.js';
+import { signedInUser } from './support/app.js';
+import { SEND_EMAIL, SEND_SMS, useSendLinkApps } from './support/send-link.js';
 
 const API_KEY = 'sk_test_send_link_5c3a';
-// The file's sandbox (and an app on it nobody uses): each test starts its own app with its sendLink.
-const context = useSandboxApp(API_KEY);
+const { appWith, linksTo, outbox } = useSendLinkApps(API_KEY);
 
 /** The accounts' verified contacts, as the app's database holds them. */
 const ACCOUNTS: Record<string, { email?: string; phoneNumber?: string }> = {
@@ -22,36 +19,6 @@ const ACCOUNTS: Record<string, { email?: string; phoneNumber?: string }> = {
   ayse: { phoneNumber: '+90 532 000 00 02' },
 };
 const contactOfAccount: SendLinkOptions['contactOf'] = (req) => ACCOUNTS[signedInUser(req) ?? ''];
-
-const apps: TestApp[] = [];
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
-
-async function appWith(
-  sendLink: SendLinkOptions,
-  extra: { logger?: ReturnType<typeof capturingLogger> } = {},
-) {
-  const app = await startApp({
-    baseUrl: context.sandbox.url,
-    apiKey: API_KEY,
-    accountOf: signedInUser,
-    sessionLimit: false,
-    sendLink,
-    ...extra,
-  });
-  apps.push(app);
-  return app;
-}
-
-/** Link messages the service sent to `recipient` (the outbox also holds each session's one-time code). */
-async function linksTo(recipient: string): Promise<OutboxMessage[]> {
-  const sent = await createSandboxControl(context.sandbox).outbox({ recipient });
-  return sent.filter((message) => message.kind === 'link');
-}
-
-const SEND_EMAIL = { sendTo: { channel: 'email' } };
-const SEND_SMS = { sendTo: { channel: 'sms' } };
 
 describe('the browser picks the channel, never the address', () => {
   it('the old bodies naming a recipient are 400 INVALID_BODY; the link goes only to the contact contactOf vouches for', async () => {
@@ -82,8 +49,8 @@ describe('the browser picks the channel, never the address', () => {
     expect(links).toHaveLength(1);
     expect(links[0]?.text).toContain(sent.json.sessionCode);
     // Only that contact was ever written to.
-    const outbox = await createSandboxControl(context.sandbox).outbox();
-    expect(outbox.filter((message) => message.recipient.includes('victim'))).toEqual([]);
+    const messages = await outbox();
+    expect(messages.filter((message) => message.recipient.includes('victim'))).toEqual([]);
   });
 
   it('anonymous visitors get no send-link by default: nothing offered, a send is 403 SEND_LINK_NO_CONTACT, contactOf not asked', async () => {

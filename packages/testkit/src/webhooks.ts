@@ -6,6 +6,8 @@ export interface WebhookInput {
   secret: string;
   identificationId: string;
   type?: string;
+  /** The identification's status the event carries; default IN_AUTOMATIC_REVIEW. */
+  status?: string;
   id?: string;
   /** Unix seconds; default now. */
   timestamp?: number;
@@ -28,7 +30,7 @@ export function deliverWebhook(
       data: {
         verificationSessionId: randomUUID(),
         identificationId: input.identificationId,
-        status: 'IN_AUTOMATIC_REVIEW',
+        status: input.status ?? 'IN_AUTOMATIC_REVIEW',
       },
     });
   return browser.fetch('POST', '/identity/webhook', {

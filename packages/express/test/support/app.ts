@@ -8,6 +8,7 @@ import {
 } from '@verify-kit/testkit';
 import express, { type Express, type Request } from 'express';
 import session, { type Store } from 'express-session';
+import type { Dispatcher } from 'undici';
 import { createVerifyKit, type VerifyKit, type VerifyKitOptions } from '../../src/index.js';
 
 export interface TestApp {
@@ -15,9 +16,10 @@ export interface TestApp {
   kit: VerifyKit;
   /** How many times a gated handler ran (the gate called next()). */
   readonly passed: number;
-  browser(): Browser;
+  /** A new browser; `dispatcher` for another source address (e.g. `new Agent({ localAddress })`). */
+  browser(dispatcher?: Dispatcher): Browser;
   /** A new browser, signed in as `user` through the app's test sign-in. */
-  signedIn(user: string): Promise<Browser>;
+  signedIn(user: string, dispatcher?: Dispatcher): Promise<Browser>;
   close(): Promise<void>;
 }
 
@@ -123,9 +125,9 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
     get passed() {
       return passed;
     },
-    browser: () => new Browser(server.url),
-    async signedIn(user) {
-      const browser = new Browser(server.url);
+    browser: (dispatcher) => new Browser(server.url, undefined, dispatcher && { dispatcher }),
+    async signedIn(user, dispatcher) {
+      const browser = new Browser(server.url, undefined, dispatcher && { dispatcher });
       await browser.post(`/login?user=${encodeURIComponent(user)}`);
       return browser;
     },

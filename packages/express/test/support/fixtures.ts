@@ -119,7 +119,7 @@ export async function changeStatusOn(
   const { secret, identificationId, status } = change;
   upstream.statuses.set(identificationId, status);
   const type = `identification.${status.toLowerCase()}`;
-  expect((await deliverWebhook(app.browser(), { secret, identificationId, type })).status).toBe(204);
+  expect((await deliverWebhook(app.browser(), { secret, identificationId, type, status })).status).toBe(204);
 }
 
 /**
