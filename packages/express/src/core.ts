@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  CreateSessionRequestSchema,
   createClient,
   type Identification,
   isApproved,
@@ -21,14 +20,13 @@ import {
 } from './decisions.js';
 import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
 import { createLog, type Log } from './log.js';
-import type { Dispatcher, ResolvedOptions, SessionOptions } from './options.js';
+import type { Dispatcher, ResolvedOptions } from './options.js';
 import { phaseOf } from './phase.js';
-import type { Locale, SendLinkOffer, SessionResponseBody, StatusResponseBody } from './protocol.js';
+import type { SendLinkOffer, SessionResponseBody, StatusResponseBody } from './protocol.js';
 import { QrImages } from './qr-image.js';
 import { RateLimits } from './rate-limits.js';
 import { browserCause, ReadBudget } from './read-budget.js';
 import { SendLink } from './send-link.js';
-import { serviceLocale } from './service-locale.js';
 import { SessionCreations } from './session-creation.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from './status-bus.js';
 import { StatusEvents } from './status-events.js';
@@ -300,53 +298,6 @@ export class KitCore {
       await this.bindings.approved(req, found.owner, found.binding, this.now());
       if (found.visit !== undefined) this.decisions.enter(req, found.visit);
     }
-  }
-
-  /** The creation body for this request: workflowId, defaults, then sessionOptions(req). */
-  async createBody(
-    req: Request,
-    request: { locale?: Locale; contact?: { email: string } | { phoneNumber: string } } = {},
-  ) {
-    const { sessionOptions, workflowId } = this.options;
-    const defaults = { workflowId, locale: serviceLocale(request.locale) };
-    let extra: SessionOptions = {};
-    if (sessionOptions !== undefined) {
-      try {
-        extra = (await sessionOptions(req)) ?? {};
-      } catch (error) {
-        // An integrator may refuse on purpose: a VerifyKitError with a 4xx status goes out as it is.
-        if (
-          isVerifyKitError(error) &&
-          error.status !== undefined &&
-          error.status >= 400 &&
-          error.status < 500
-        ) {
-          throw error;
-        }
-        this.log.error('sessionOptions(req) threw', {
-          error: error instanceof Error ? error.message : String(error),
-        });
-        throw kitError(ERROR_CODE.SESSION_OPTIONS_FAILED, 'the server could not prepare the verification');
-      }
-    }
-    const body: Record<string, unknown> =
-      sessionOptions === undefined
-        ? { ...defaults, sendOTP: false } // contact-less: no OTP, nothing sent
-        : { ...defaults, ...(typeof extra === 'object' ? extra : { invalid: extra }) };
-    if (request.contact !== undefined) {
-      // The link goes to the contact the app vouched for (send-link.ts): it replaces any other (one is allowed).
-      delete body.email;
-      delete body.phoneNumber;
-      Object.assign(body, request.contact, { sendOTP: true });
-    }
-    const parsed = CreateSessionRequestSchema.safeParse(body);
-    if (!parsed.success) {
-      this.warnOnce('sessionOptions(req) returned a body the service would refuse: fix sessionOptions', {
-        issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-      });
-      throw kitError(ERROR_CODE.SESSION_OPTIONS_INVALID, 'the server’s verification settings are invalid');
-    }
-    return parsed.data;
   }
 
   async sessionResponse(

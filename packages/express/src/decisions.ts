@@ -8,6 +8,10 @@ import { BoundedMap } from './lru.js';
 import { browserCause, KIT_READ } from './read-budget.js';
 import type { StatusHint } from './status-bus.js';
 import { isDefinitive, type StatusReader } from './status-reader.js';
+import { RETIRED_AT, verifiedRefusal, vouches } from './stored-decision.js';
+import { markerOf, VISIT_KEY, type VisitMarker, visitSessionOf } from './visit-marker.js';
+
+export type { VisitMarker };
 
 /**
  * The visit, the stored decision and revocation (packages/express/README.md, "Freshness and
@@ -32,17 +36,6 @@ export interface DecisionSettings {
   refusalSettleMs: number;
 }
 
-/** What express-session keeps of a visit: no status, only whose visit it is and when it was last seen. */
-export interface VisitMarker {
-  identificationId: string;
-  accountId: string | null;
-  /** Epoch ms of a gated request of the visit, refreshed at most every visitIdleMs / 10. */
-  seenAt: number;
-}
-
-/** The session key of the visit marker (session rotation does not carry it over). */
-export const VISIT_KEY = 'verifyKitVisit';
-
 export interface Decided {
   identification: Identification;
   source: DecisionSource;
@@ -66,29 +59,6 @@ export interface DecideOptions {
 const REFRESH_RETRY_MS = 1000;
 /** Kept this much past staleIfErrorMs, so a slow read that started before a webhook still loses to it. */
 const DECISION_TTL_MARGIN_MS = 10 * 60_000;
-/**
- * The `at` of a retired identification's decision (retire()): later than any read or event, so
- * newer-wins never lets a read that was under way, or a long-poll still polling, put it back.
- */
-const RETIRED_AT = Number.MAX_SAFE_INTEGER;
-/** Refusals a verification does not go on from to APPROVED within seconds (a revocation's). */
-const FINAL_REFUSALS: readonly string[] = ['REJECTED', 'RESUBMISSION_REQUIRED'];
-
-type VisitSession = Record<string, unknown>;
-
-function visitSessionOf(req: Request): VisitSession | undefined {
-  const session = (req as Request & { session?: unknown }).session;
-  return typeof session === 'object' && session !== null ? (session as unknown as VisitSession) : undefined;
-}
-
-function markerOf(session: VisitSession | undefined): VisitMarker | undefined {
-  const marker = session?.[VISIT_KEY] as Partial<VisitMarker> | undefined;
-  if (typeof marker !== 'object' || marker === null) return undefined;
-  const { identificationId, accountId, seenAt } = marker;
-  if (typeof identificationId !== 'string' || typeof seenAt !== 'number') return undefined;
-  if (accountId !== null && typeof accountId !== 'string') return undefined;
-  return { identificationId, accountId, seenAt };
-}
 
 export class Decisions {
   // Background re-reads tried lately, per identification.
@@ -145,11 +115,10 @@ export class Decisions {
       return { identification, source: 'read', ...(visit === undefined ? {} : { visit }) } satisfies Decided;
     }
     this.#touch(req, marker, now);
-    const { store } = this.bindings;
     const stored =
       prefetched?.identificationId === identificationId
         ? await prefetched.decision
-        : await this.bindings.stored(() => store.getDecision(identificationKey(identificationId)));
+        : await this.#stored(identificationKey(identificationId));
     if (this.#grantable(stored, now)) return this.#storedGrant(identificationId, stored, now, options);
     try {
       return {
@@ -263,9 +232,12 @@ export class Decisions {
 
   /** Whether the identification has a stored APPROVED (a verified person: read-budget.ts). */
   async #vouched(identificationId: string): Promise<boolean> {
+    return vouches(await this.#stored(identificationKey(identificationId)));
+  }
+
+  #stored(key: string): Promise<StoredDecision | undefined> {
     const { store } = this.bindings;
-    const stored = await this.bindings.stored(() => store.getDecision(identificationKey(identificationId)));
-    return stored?.status != null && isApproved(stored.status) && stored.at !== RETIRED_AT;
+    return this.bindings.stored(() => store.getDecision(key));
   }
 
   /** A grant from the stored decision; re-read in the background once older than maxAgeMs. */
@@ -313,7 +285,7 @@ export class Decisions {
     let decision: StoredDecision = { status, at: startedAt, source: 'read' };
     try {
       if (isApproved(status)) {
-        const refusal = await this.#verifiedRefusal(key);
+        const refusal = verifiedRefusal(await this.#stored(key));
         if (refusal !== undefined) {
           if (startedAt < refusal.at + this.settings.refusalSettleMs) return refusal.status;
           decision = { ...decision, reReadAfterMs: this.settings.refusalSettleMs };
@@ -326,18 +298,6 @@ export class Decisions {
       // Logged by the store wrapper; the next gated request finds the store down too (503).
     }
     return undefined;
-  }
-
-  /**
-   * The stored decision when a verified webhook refused with it (REJECTED, RESUBMISSION_REQUIRED);
-   * not a review step, which webhooks delivered out of order may bring after an approval.
-   */
-  async #verifiedRefusal(key: string): Promise<(StoredDecision & { status: string }) | undefined> {
-    const { store } = this.bindings;
-    const stored = await this.bindings.stored(() => store.getDecision(key));
-    if (stored?.source !== 'webhook' || stored.at === RETIRED_AT) return undefined;
-    const { status } = stored;
-    return status !== null && FINAL_REFUSALS.includes(status) ? { ...stored, status } : undefined;
   }
 
   /**
@@ -354,8 +314,7 @@ export class Decisions {
     // A session's events leave the identification's status as it is (decision 3); an approval
     // cannot revoke, and a stored refusal is read again by the gate anyway.
     if (!hint?.type?.startsWith('identification.') || isApproved(hint.status)) return false;
-    const { store } = this.bindings;
-    const stored = await this.bindings.stored(() => store.getDecision(key));
+    const stored = await this.#stored(key);
     if (stored?.at === RETIRED_AT) return false;
     const status = typeof hint.status === 'string' && isKnownStatus(hint.status) ? hint.status : null;
     await this.#put(key, { status, at: this.now(), source: 'webhook' });

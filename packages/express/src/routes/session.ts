@@ -11,6 +11,7 @@ import { LOCALES, PHASE, type Phase } from '../protocol.js';
 import { isCrossSite, isJsonContentType } from '../request-guards.js';
 import type { SendLinkContact } from '../send-link.js';
 import { maskContact } from './mask-contact.js';
+import { sessionBody } from './session-body.js';
 
 const SessionRequestSchema = z.strictObject({
   restart: z.boolean().optional(),
@@ -77,7 +78,7 @@ async function create(
   ticket: CreationTicket,
 ) {
   const { locale } = request;
-  const body = await core.createBody(req, {
+  const body = await sessionBody(core, req, {
     ...(locale === undefined ? {} : { locale }),
     ...(contact === undefined
       ? {}
