@@ -93,3 +93,18 @@ export async function runPool(
   };
   await Promise.all(Array.from({ length: Math.min(count, concurrency) }, worker));
 }
+
+/**
+ * `rounds` rounds of every run, the order turning each round (A B C, B C A, C A B, …) so that
+ * whatever else the machine does is shared by all: each run's results, round by round.
+ */
+export async function interleave<T>(rounds: number, runs: readonly (() => Promise<T>)[]): Promise<T[][]> {
+  const results = runs.map(() => [] as T[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < runs.length; i++) {
+      const which = (i + round) % runs.length;
+      results[which]!.push(await runs[which]!());
+    }
+  }
+  return results;
+}

@@ -63,6 +63,11 @@ export interface FaultProxyOptions {
   shouldFault?: (method: string, path: string) => boolean;
   /** How many of the latest records are kept. Default 10 000. */
   keepRecords?: number;
+  /**
+   * Called as each upstream answer arrives, before the proxy passes it on: the request's path and
+   * body, the answer's status (e.g. to note when a webhook was acknowledged).
+   */
+  onAnswered?: (request: { path: string; body: Buffer }, status: number) => void;
   /** Default 0 (random) on 127.0.0.1. */
   port?: number;
   host?: string;
@@ -214,6 +219,7 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
       detail = `${ms} ms`;
     }
     const upstream = await forward(target, agent, req, body);
+    options.onAnswered?.({ path, body }, upstream.status);
     const done = misbehave(outcome, random, upstream, res);
     log.record({
       ...base,

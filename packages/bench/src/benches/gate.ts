@@ -1,6 +1,6 @@
 import { type RedisServer, startRedisServer } from '@verify-kit/testkit';
 import type { BindingMode } from '../harness/app.js';
-import { startStack } from '../harness/stack.js';
+import { withStack } from '../harness/stack.js';
 import {
   compareThroughput,
   type LoadSettings,
@@ -28,14 +28,8 @@ const USERS = 50;
 const EVERY_REQUEST_READS = 10_000;
 
 async function measure(binding: BindingMode, redis: RedisServer | undefined) {
-  const stack = await startStack({
-    app: {
-      binding,
-      maxReadsPerSecond: EVERY_REQUEST_READS,
-      ...(redis ? { redisUrl: redis.url } : {}),
-    },
-  });
-  try {
+  const app = { binding, maxReadsPerSecond: EVERY_REQUEST_READS, ...(redis ? { redisUrl: redis.url } : {}) };
+  return withStack({ app }, async (stack) => {
     const users = await approvedUsers(stack, USERS, binding !== 'session');
     const cookies = users.map((u) => u.cookie);
     const at = (name: string, path: string, someCookies = cookies): Target => ({
@@ -56,17 +50,11 @@ async function measure(binding: BindingMode, redis: RedisServer | undefined) {
           ]
         : [plain, at('limit', '/limit'), at('gated', '/gated')];
     // `visit`: the default gate, each person inside the visit approvedUsers started.
-    const results = {
+    return {
       strict: await compareThroughput(strict, LOAD),
       visit: await compareThroughput([plain, at('visit', '/visit')], VISIT_LOAD),
     };
-    for (const [name, r] of [...Object.entries(results.strict), ...Object.entries(results.visit)]) {
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-    }
-    return results;
-  } finally {
-    await stack.stop();
-  }
+  });
 }
 
 export const gateBench: Bench = {
@@ -79,8 +67,11 @@ export const gateBench: Bench = {
     const strict = (a: string, b: string, of = session) => throughputRatio(of.strict[a]!, of.strict[b]!);
     const visit = (of: typeof session, baseline = 'plain') =>
       throughputRatio(of.visit.visit!, of.visit[baseline]!);
+    const strictRounds = (of: typeof session) => perRoundRatios(of.strict.gated!, of.strict.limit!);
     const visitRounds = (of: typeof session, baseline = 'plain') =>
       perRoundRatios(of.visit.visit!, of.visit[baseline]!);
+    const visitInterval = (of: typeof session, baseline = 'plain') =>
+      throughputRatioInterval(of.visit.visit!, of.visit[baseline]!);
     log(`  strict gate/limit: ${strict('gated', 'limit')}`);
     log(`  visit/plain: memory ${visit(memory)}, redis ${visit(inRedis, 'plain-redis')}`);
     const revocation = await measureRevocation();
@@ -103,9 +94,9 @@ export const gateBench: Bench = {
         ratio: 'median over rounds of (variant req/s / baseline req/s) of the same round',
         limitVsPlain: strict('limit', 'plain'),
         perRoundRatios: {
-          distinctVsLimit: perRoundRatios(session.strict.gated!, session.strict.limit!),
-          accountMemoryVsLimit: perRoundRatios(memory.strict.gated!, memory.strict.limit!),
-          accountRedisVsLimit: perRoundRatios(inRedis.strict.gated!, inRedis.strict.limit!),
+          distinctVsLimit: strictRounds(session),
+          accountMemoryVsLimit: strictRounds(memory),
+          accountRedisVsLimit: strictRounds(inRedis),
           visitVsPlain: visitRounds(memory),
           visitRedisVsPlainRedis: visitRounds(inRedis, 'plain-redis'),
           sessionVisitVsPlain: visitRounds(session),
@@ -113,12 +104,9 @@ export const gateBench: Bench = {
         sessionVisitVsPlain: visit(session),
         // Where the true median lies (95 %): a goal inside the interval is not decided by one run.
         visitIntervals95: {
-          visitVsPlain: throughputRatioInterval(memory.visit.visit!, memory.visit.plain!),
-          visitRedisVsPlainRedis: throughputRatioInterval(
-            inRedis.visit.visit!,
-            inRedis.visit['plain-redis']!,
-          ),
-          sessionVisitVsPlain: throughputRatioInterval(session.visit.visit!, session.visit.plain!),
+          visitVsPlain: visitInterval(memory),
+          visitRedisVsPlainRedis: visitInterval(inRedis, 'plain-redis'),
+          sessionVisitVsPlain: visitInterval(session),
         },
         revocation: revocation.details,
         requestsPerSec: { session, accountMemory: memory, accountRedis: inRedis },

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { newContext } from '../harness/chromium.js';
-import { startStack } from '../harness/stack.js';
-import { median, round, summarize } from '../stats.js';
+import { qrPainted, withContext } from '../harness/chromium.js';
+import { withStack } from '../harness/stack.js';
+import { interleave, median, round, summarize } from '../stats.js';
 import type { Bench } from './bench.js';
 
 /** Rounds of one widget page and one limit page each, which goes first alternating; one warm-up. */
@@ -22,76 +22,36 @@ interface Timing {
   sessionMs: number;
 }
 
-/**
- * Runs in every page before its own scripts: watches the document and every shadow root attached
- * later (the widget's) for an <img> with a source, waits for img.decode() and the next frame, and
- * notes the time. The same watcher for the widget and for its limit.
- */
-function watchForQr(): void {
-  const w = window as unknown as { __qrPainted?: number };
-  let seen = false;
-  const found = async (img: HTMLImageElement) => {
-    seen = true;
-    await img.decode();
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    if (img.naturalWidth > 0) w.__qrPainted = performance.now();
-  };
-  const observe = (root: Document | ShadowRoot) => {
-    const observer = new MutationObserver(() => {
-      const img = root.querySelector<HTMLImageElement>('img[src]');
-      if (img && !seen) {
-        observer.disconnect();
-        void found(img);
-      }
-    });
-    observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['src'] });
-  };
-  const attachShadow = Element.prototype.attachShadow;
-  Element.prototype.attachShadow = function (this: Element, init: ShadowRootInit) {
-    const root = attachShadow.call(this, init);
-    observe(root);
-    return root;
-  };
-  observe(document);
-}
-
 /** One cold load of `url` (new context: no cookie, no cache) on the emulated network. */
-async function load(browser: Browser, url: string, script: string): Promise<Timing> {
-  const context = await newContext(browser);
-  try {
-    await context.addInitScript(watchForQr);
+function load(browser: Browser, url: string, script: string): Promise<Timing> {
+  return withContext(browser, { watchQr: true }, async (context) => {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await cdp.send('Network.emulateNetworkConditions', NETWORK);
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForFunction(() => (window as { __qrPainted?: number }).__qrPainted, undefined, {
-      polling: 100,
-      timeout: 30_000,
-    });
-    return await page.evaluate((script) => {
-      const ended = (part: string) => {
-        const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-        return entries.find((e) => e.name.includes(part))?.responseEnd ?? -1;
-      };
-      return {
-        paintedMs: (window as { __qrPainted?: number }).__qrPainted ?? -1,
-        scriptMs: ended(script),
-        sessionMs: ended('/session'),
-      };
+    const { paintedMs } = await qrPainted(page);
+    const ended = await page.evaluate((script) => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const end = (part: string) => entries.find((e) => e.name.includes(part))?.responseEnd ?? -1;
+      return { scriptMs: end(script), sessionMs: end('/session') };
     }, script);
-  } finally {
-    await context.close();
-  }
+    return { paintedMs, ...ended };
+  });
 }
+
+const timingsOf = (runs: Timing[]) => ({
+  paintedMs: summarize(runs.map((t) => t.paintedMs)),
+  scriptResponseEndMs: summarize(runs.map((t) => t.scriptMs)),
+  sessionResponseEndMs: summarize(runs.map((t) => t.sessionMs)),
+});
 
 export const timeToQrBench: Bench = {
   timeoutMs: 240_000,
   async run({ browser }) {
     const chromium = await browser();
-    const stack = await startStack({ reviewDelayMs: 0 });
-    try {
+    return withStack({}, async (stack) => {
       // The limit's JSON: a real session answer of the kit, as many bytes.
       const created = await fetch(`${stack.appUrl}/identity/session`, {
         method: 'POST',
@@ -106,17 +66,8 @@ export const timeToQrBench: Bench = {
       const limit = () => load(chromium, `${stack.appUrl}/bench/qr-limit`, 'qr-limit.js');
       await widget();
       await limit();
-      const widgetRuns: Timing[] = [];
-      const limitRuns: Timing[] = [];
-      const ratios: number[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const order = round % 2 === 0 ? [widget, limit] : [limit, widget];
-        const [first, second] = [await order[0]!(), await order[1]!()];
-        const [w, l] = round % 2 === 0 ? [first, second] : [second, first];
-        widgetRuns.push(w);
-        limitRuns.push(l);
-        ratios.push(w.paintedMs / l.paintedMs);
-      }
+      const [widgetRuns, limitRuns] = (await interleave(ROUNDS, [widget, limit])) as [Timing[], Timing[]];
+      const ratios = widgetRuns.map((w, i) => w.paintedMs / limitRuns[i]!.paintedMs);
       const painted = widgetRuns.map((t) => t.paintedMs);
       const limitPainted = limitRuns.map((t) => t.paintedMs);
       return {
@@ -132,21 +83,11 @@ export const timeToQrBench: Bench = {
           measuredTo: 'the QR <img> decoded, then the next frame (performance.now(): 0 = navigation start)',
           vsLimit: 'median of the per-round ratios (widget ÷ limit), rounds interleaved',
           sessionAnswerBytes: Buffer.byteLength(answer),
-          widget: {
-            paintedMs: summarize(painted),
-            scriptResponseEndMs: summarize(widgetRuns.map((t) => t.scriptMs)),
-            sessionResponseEndMs: summarize(widgetRuns.map((t) => t.sessionMs)),
-          },
-          limit: {
-            paintedMs: summarize(limitPainted),
-            scriptResponseEndMs: summarize(limitRuns.map((t) => t.scriptMs)),
-            sessionResponseEndMs: summarize(limitRuns.map((t) => t.sessionMs)),
-          },
+          widget: timingsOf(widgetRuns),
+          limit: timingsOf(limitRuns),
           ratios: ratios.map((r) => round(r, 3)),
         },
       };
-    } finally {
-      await stack.stop();
-    }
+    });
   },
 };

@@ -6,6 +6,7 @@
  * committed packages/bench/load-results.json.
  */
 import { z } from 'zod';
+import { hardLimit, parseFlags } from '../load/args.js';
 import { writeResults } from '../load/report.js';
 import { printFigures } from './figures.js';
 import { runChaos } from './run-chaos.js';
@@ -23,38 +24,15 @@ const ArgsSchema = z.strictObject({
   shutdown: z.enum(['drain', 'close']).default('drain'),
 });
 
-function parse(argv: string[]) {
-  const raw: Record<string, unknown> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (arg === '--') continue;
-    if (arg === '--publish' || arg === '--source') raw[arg.slice(2)] = true;
-    else if (arg === '--people' || arg === '--max-seconds')
-      raw[arg === '--people' ? 'people' : 'maxSeconds'] = argv[++i];
-    else if (arg === '--shutdown') raw.shutdown = argv[++i];
-    else throw new Error(`unknown argument ${arg}`);
-  }
-  return ArgsSchema.parse(raw);
-}
-
 let args: z.infer<typeof ArgsSchema>;
 try {
-  args = parse(process.argv.slice(2));
+  args = parseFlags(process.argv.slice(2), ArgsSchema, ['publish', 'source']);
 } catch (error) {
   console.error(`pnpm chaos: ${error instanceof Error ? error.message : error}\n${USAGE}`);
   process.exit(2);
 }
 
-const deadline = Date.now() + args.maxSeconds * 1000;
-// The hard limit: whatever happens, the run ends (its children exit with this process).
-const hardStop = setTimeout(
-  () => {
-    console.error(`pnpm chaos: hard limit of ${args.maxSeconds} s reached, stopping`);
-    process.exit(1);
-  },
-  (args.maxSeconds + 60) * 1000,
-);
-
+const { deadline, lift } = hardLimit('pnpm chaos', args.maxSeconds, 60);
 try {
   const figures = await runChaos({
     people: args.people,
@@ -79,5 +57,5 @@ try {
   console.error('pnpm chaos failed:', error);
   process.exitCode = 1;
 } finally {
-  clearTimeout(hardStop);
+  lift();
 }

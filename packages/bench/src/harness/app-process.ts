@@ -29,7 +29,6 @@ const commands = {
   },
   advanceClock: (ms: number) => bench?.advanceClock(ms),
   sessionCount: () => bench?.sessionCount() ?? 0,
-  granted: () => bench?.granted() ?? 0,
   async close() {
     server?.closeAllConnections();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
@@ -47,7 +46,7 @@ process.once('SIGTERM', () => {
   const drainMs = Number(process.env.BENCH_DRAIN_MS ?? 0);
   const old = process.env.BENCH_SHUTDOWN === 'close';
   const stop = async (running: Server, app: NonNullable<typeof bench>) => {
-    if (!old) return app.shutdown(running, drainMs);
+    if (!old) return app.close({ server: running, drainMs });
     await app.close();
     running.close();
     running.closeAllConnections();

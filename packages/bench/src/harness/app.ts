@@ -3,18 +3,18 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { type BindingStore, createVerifyKit } from '@verify-kit/express';
+import { createVerifyKit, type StatusChangeEvent } from '@verify-kit/express';
 import {
   createRedisBindingStore,
   createRedisStatusBus,
   type RedisStatusBus,
 } from '@verify-kit/express/redis';
 import { RedisStore } from 'connect-redis';
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import session, { type Store } from 'express-session';
 import { createClient } from 'redis';
 import { Pool } from 'undici';
-import { mountQrLimit } from './qr-limit.js';
+import { mountQrLimit, widgetPage } from './qr-limit.js';
 
 /** Where a verification is bound: the browser session (anonymous), or the signed-in account in a store. */
 export type BindingMode = 'session' | 'memory' | 'redis';
@@ -50,13 +50,6 @@ declare module 'express-session' {
   }
 }
 
-const PAGE = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>verify-kit bench</title>
-<script type="module" src="/assets/verify-identity.standalone.js"></script></head>
-<body><verify-identity endpoint="/identity"></verify-identity></body>
-</html>`;
-
 /**
  * The integrator's app every benchmark and load run uses: express-session (memory store), the kit
  * at /identity, the standalone widget on `/` (and with auto-start on `/auto`, beside its physical
@@ -75,21 +68,26 @@ export function createBenchApp(config: AppConfig) {
   const memoryStore = new session.MemoryStore();
   const store: Store = shared?.sessions ?? memoryStore;
   const clock = { offsetMs: 0 };
+  // /plain-redis's client: the node-redis kind the kit's Redis binding store uses.
+  const plainRedis = config.binding === 'redis' ? redisClient(config.redisUrl, 'binding "redis"') : undefined;
   const kit = createKit(config, () => Date.now() + clock.offsetMs, shared);
   const upstream = new Pool(new URL(config.upstreamUrl).origin);
-  const plainRedis = config.binding === 'redis' ? plainRedisClient(config.redisUrl) : undefined;
-  let granted = 0;
   const ok: RequestHandler = (_req, res) => {
-    granted++;
     res.json({ ok: true });
   };
+  /** `ok` once `work` resolves (403 when it says false); its failure goes to Express. */
+  const okAfter =
+    (work: (req: Request) => Promise<unknown>): RequestHandler =>
+    (req, res, next) => {
+      work(req).then((pass) => (pass === false ? res.status(403).end() : ok(req, res, next)), next);
+    };
 
   const app = express();
   app.disable('x-powered-by');
   // Behind one balancer: req.ip is the address it saw (the last X-Forwarded-For), whatever the client sent.
   if (shared !== undefined) app.set('trust proxy', 1);
-  app.get('/', (_req, res) => {
-    res.type('html').set('Cache-Control', 'no-store').send(PAGE);
+  app.get(['/', '/verify'], (_req, res) => {
+    res.type('html').set('Cache-Control', 'no-store').send(widgetPage(false));
   });
   // Compressed, as an integrator's server or CDN sends it: on a slow network the bytes are time.
   const widgetGzip = gzipSync(widget, { level: 9 });
@@ -126,33 +124,22 @@ export function createBenchApp(config: AppConfig) {
     res.status(204).end();
   });
   app.get('/plain', ok);
-  app.get('/limit', async (req, res, next) => {
-    try {
-      if (await approvedUpstream(upstream, config.apiKey, req.session.limitId)) ok(req, res, next);
-      else res.status(403).end();
-    } catch (error) {
-      next(error);
-    }
-  });
+  app.get(
+    '/limit',
+    okAfter((req) => approvedUpstream(upstream, config.apiKey, req.session.limitId)),
+  );
   // Strict mode (a read per request), as these figures have always measured the gate.
   app.get('/gated', kit.requireApproved({ freshness: 'every-request' }), ok);
   app.get('/gated-cached', kit.requireApproved({ freshness: 'every-request', maxAgeMs: 5000 }), ok);
   // The kit's default: a read per visit, the stored decision inside it.
   app.get('/visit', kit.requireApproved(), ok);
   if (plainRedis !== undefined) {
-    app.get('/plain-redis', async (req, res, next) => {
-      try {
-        await plainRedis.get(`bench-plain:${req.session.userId ?? req.sessionID}`);
-        ok(req, res, next);
-      } catch (error) {
-        next(error);
-      }
-    });
+    app.get(
+      '/plain-redis',
+      okAfter((req) => plainRedis.get(`bench-plain:${req.session.userId ?? req.sessionID}`)),
+    );
   }
   app.get('/account', kit.requireApproved({ redirectTo: '/verify' }), ok);
-  app.get('/verify', (_req, res) => {
-    res.type('html').send(PAGE);
-  });
 
   return {
     app,
@@ -161,21 +148,14 @@ export function createBenchApp(config: AppConfig) {
       new Promise<number>((resolve, reject) => {
         memoryStore.length((error, length) => (error ? reject(error) : resolve(length ?? 0)));
       }),
-    /** How many times a gated handler ran. */
-    granted: () => granted,
     /** Moves the kit's clock (its caches' time to live) forward. */
     advanceClock(ms: number) {
       clock.offsetMs += ms;
     },
-    /** A rolling deploy's stop: the kit drains this server (kit.shutdown), then the rest closes. */
-    async shutdown(server: Server, drainMs: number) {
-      await kit.shutdown({ server, drainMs });
+    /** A rolling deploy's stop (`server`: the kit drains it, kit.shutdown), or kit.close(); then the rest closes. */
+    async close(drain?: { server: Server; drainMs: number }) {
+      await (drain ? kit.shutdown(drain) : kit.close());
       await Promise.all([upstream.close(), shared?.close()]);
-      if (plainRedis?.isOpen) await plainRedis.close();
-    },
-    async close() {
-      await Promise.all([kit.close(), upstream.close()]);
-      await shared?.close();
       if (plainRedis?.isOpen) await plainRedis.close();
     },
   };
@@ -183,12 +163,8 @@ export function createBenchApp(config: AppConfig) {
 
 /** The pieces several instances share through Redis: sessions (connect-redis) and the status bus. */
 function sharedParts(url: string | undefined) {
-  if (url === undefined) throw new Error('shared instances need redisUrl');
-  const client = createClient({ url });
-  // node-redis reconnects by itself (a Redis restart); without a listener an error would kill the process.
-  client.on('error', () => {});
-  client.connect().catch(() => {});
-  const bus = createRedisStatusBus({ url });
+  const client = redisClient(url, 'shared instances');
+  const bus = createRedisStatusBus({ url: client.options.url! });
   return {
     sessions: new RedisStore({ client, prefix: 'bench-sess:' }),
     /** connect-redis's client, for the shared creation limits too (as the express README shows). */
@@ -202,9 +178,14 @@ function sharedParts(url: string | undefined) {
 }
 
 function createKit(config: AppConfig, now: () => number, shared: ReturnType<typeof sharedParts> | undefined) {
-  const binding = config.binding ?? 'session';
-  const eventsFile = config.eventsFile;
+  const { binding = 'session', eventsFile, webhookSecret, pollIntervalMs, maxReadsPerSecond } = config;
   const bus: RedisStatusBus | undefined = shared?.bus;
+  /** Each event as a JSON line, appended: it survives a kill -9 of the process. */
+  const record = (event: StatusChangeEvent) =>
+    appendFileSync(
+      eventsFile!,
+      `${JSON.stringify({ ...event, pid: process.pid, recordedAt: Date.now() })}\n`,
+    );
   return createVerifyKit({
     baseUrl: config.upstreamUrl,
     apiKey: config.apiKey,
@@ -214,22 +195,12 @@ function createKit(config: AppConfig, now: () => number, shared: ReturnType<type
     // and a per-address limit would refuse the load itself.
     sessionLimit: shared === undefined ? false : { redis: shared.client },
     ...(binding === 'session' ? {} : { accountOf: (req) => req.session.userId }),
-    ...(binding === 'redis' ? { bindingStore: redisStore(config.redisUrl) } : {}),
-    ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
-    ...(config.pollIntervalMs ? { pollIntervalMs: config.pollIntervalMs } : {}),
-    ...(config.maxReadsPerSecond ? { maxReadsPerSecond: config.maxReadsPerSecond } : {}),
+    ...(binding === 'redis' ? { bindingStore: createRedisBindingStore({ url: config.redisUrl! }) } : {}),
+    ...(webhookSecret ? { webhookSecret } : {}),
+    ...(pollIntervalMs ? { pollIntervalMs } : {}),
+    ...(maxReadsPerSecond ? { maxReadsPerSecond } : {}),
     ...(bus === undefined ? {} : { statusBus: bus, replayStore: bus.replayStore }),
-    ...(eventsFile === undefined
-      ? {}
-      : {
-          onStatusChange: (event) => {
-            appendFileSync(
-              eventsFile,
-              `${JSON.stringify({ ...event, pid: process.pid, recordedAt: Date.now() })}
-`,
-            );
-          },
-        }),
+    ...(eventsFile === undefined ? {} : { onStatusChange: record }),
     now,
   });
 }
@@ -244,16 +215,12 @@ async function approvedUpstream(upstream: Pool, apiKey: string, id: string | und
   return ((await answer.body.json()) as { status?: string }).status === 'APPROVED';
 }
 
-/** /plain-redis's client: the node-redis kind the kit's Redis binding store uses. */
-function plainRedisClient(url: string | undefined) {
-  if (url === undefined) throw new Error('binding "redis" needs redisUrl');
+/** A node-redis client (the kind the kit's Redis stores use), connecting; `what` needs `url`. */
+function redisClient(url: string | undefined, what: string) {
+  if (url === undefined) throw new Error(`${what}: redisUrl is missing`);
   const client = createClient({ url });
+  // node-redis reconnects by itself (a Redis restart); without a listener an error would kill the process.
   client.on('error', () => {});
   client.connect().catch(() => {});
   return client;
-}
-
-function redisStore(url: string | undefined): BindingStore {
-  if (url === undefined) throw new Error('binding "redis" needs redisUrl');
-  return createRedisBindingStore({ url });
 }

@@ -73,16 +73,8 @@ type Call<C extends Commands> = <K extends keyof C & string>(
   ...arg: Parameters<C[K]> extends [] ? [] : [Parameters<C[K]>[0]]
 ) => Promise<Awaited<ReturnType<C[K]>>>;
 
-export interface Child<C extends Commands> {
-  call: Call<C>;
-  stats(): Promise<ProcessStats>;
-  /** undefined while it runs. */
-  readonly exited: { code: number | null; signal: string | null } | undefined;
-  /** Asks it to close, then kills it if it is still there after 10 s. */
-  stop(): Promise<void>;
-  /** Sends a signal (SIGKILL: a crash; SIGTERM: a deploy's stop); resolves when it has exited. */
-  signal(signal: NodeJS.Signals): Promise<void>;
-}
+/** A child process: `call` its commands, `stats()`, `stop()` (asks it to close, then kills it after 10 s), `signal()`. */
+export type Child<C extends Commands> = ReturnType<typeof startChild<C>>;
 
 /** Forks a TypeScript module of this package through tsx, with --expose-gc, and talks to it over IPC. */
 export interface ChildOptions {
@@ -91,7 +83,7 @@ export interface ChildOptions {
   fromSource?: boolean;
 }
 
-export function startChild<C extends Commands>(moduleUrl: URL, options: ChildOptions = {}): Child<C> {
+export function startChild<C extends Commands>(moduleUrl: URL, options: ChildOptions = {}) {
   const child: ChildProcess = fork(fileURLToPath(moduleUrl), [], {
     // BENCH_CPU_PROF=<dir>: each child writes a .cpuprofile there when it exits (for `node --cpu-prof`).
     execArgv: [
@@ -105,7 +97,7 @@ export function startChild<C extends Commands>(moduleUrl: URL, options: ChildOpt
     ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
   });
   let next = 0;
-  let exited: Child<C>['exited'];
+  let exited: { code: number | null; signal: string | null } | undefined;
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   child.on('message', (reply: Reply) => {
     const p = pending.get(reply.id);
@@ -138,14 +130,17 @@ export function startChild<C extends Commands>(moduleUrl: URL, options: ChildOpt
   return {
     call: send as Call<C>,
     stats: () => send('stats') as Promise<ProcessStats>,
+    /** undefined while it runs. */
     get exited() {
       return exited;
     },
-    async signal(signal) {
+    /** Sends a signal (SIGKILL: a crash; SIGTERM: a deploy's stop); resolves when it has exited. */
+    async signal(signal: NodeJS.Signals) {
       if (exited !== undefined) return;
       child.kill(signal);
       await gone;
     },
+    /** Asks it to close, then kills it if it is still there after 10 s. */
     async stop() {
       if (exited !== undefined) return;
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

@@ -1,21 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Express } from 'express';
 
-/** The widget's page with `auto-start`: what a person sees when the page verifies at once. */
-export const AUTO_START_PAGE = `<!doctype html>
+const page = (script: string, body: string) => `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>verify-kit bench</title>
-<script type="module" src="/assets/verify-identity.standalone.js"></script></head>
-<body><verify-identity endpoint="/identity" auto-start></verify-identity></body>
+<script type="module" src="${script}"></script></head>
+<body>${body}</body>
 </html>`;
 
+/** The integrator's page with the standalone widget; `autoStart`: what a person sees when the page verifies at once. */
+export const widgetPage = (autoStart: boolean) =>
+  page(
+    '/assets/verify-identity.standalone.js',
+    `<verify-identity endpoint="/identity"${autoStart ? ' auto-start' : ''}></verify-identity>`,
+  );
+
 /** The same page with the widget replaced by the least a page must do to show the QR. */
-const LIMIT_PAGE = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>verify-kit bench</title>
-<script type="module" src="/bench/qr-limit.js"></script></head>
-<body><main></main></body>
-</html>`;
+const LIMIT_PAGE = page('/bench/qr-limit.js', '<main></main>');
 
 /** One POST for the answer, one <img> from its data: URL. */
 const LIMIT_CODE =
@@ -35,7 +36,7 @@ export function mountQrLimit(app: Express, widgetGzipBytes: number): void {
   const script = `${LIMIT_CODE}/*${randomBytes(padding).toString('base64').slice(0, padding)}*/`;
   let answer = '{}';
   app.get('/auto', (_req, res) => {
-    res.type('html').set('Cache-Control', 'no-store').send(AUTO_START_PAGE);
+    res.type('html').set('Cache-Control', 'no-store').send(widgetPage(true));
   });
   app.get('/bench/qr-limit', (_req, res) => {
     res.type('html').set('Cache-Control', 'no-store').send(LIMIT_PAGE);

@@ -1,5 +1,4 @@
 import { generateWebhookSecret } from '@verify-kit/client';
-import type { SandboxOptions } from '@verify-kit/sandbox';
 import { type FaultProxy, startFaultProxy } from '@verify-kit/testkit';
 import type { AppConfig } from './app.js';
 import type { AppCommands } from './app-process.js';
@@ -9,17 +8,22 @@ import type { SandboxCommands } from './sandbox-process.js';
 export interface StackOptions {
   /** The sandbox's automatic review time. Default 0. */
   reviewDelayMs?: number;
-  /** Signed webhooks from the sandbox to the kit. Default false. */
+  /** Signed webhooks from the sandbox to the (first) app. Default false. */
   webhooks?: boolean;
+  /** Between the sandbox's webhooks and the first app, e.g. a clock of its answers (webhook-clock.ts). */
+  webhookProxy?: (appUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
   /** A proxy between the kit and the sandbox that counts every upstream call. Default false. */
   countCalls?: boolean;
+  /** Instances of the app, each its own process, configured alike (share a Redis to be one site). Default 1. */
+  instances?: number;
   app?: Omit<AppConfig, 'upstreamUrl' | 'apiKey' | 'webhookSecret'>;
-  sandbox?: Pick<SandboxOptions, 'retentionMs'>;
 }
 
 /** The sandbox and the integrator's app, each its own process (honest memory figures), wired together. */
 export interface Stack {
+  /** The first app's; `appUrls` has every instance's. */
   appUrl: string;
+  appUrls: string[];
   sandboxUrl: string;
   apiKey: string;
   proxy: FaultProxy | undefined;
@@ -29,31 +33,48 @@ export interface Stack {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const app = startChild<AppCommands>(new URL('./app-process.ts', import.meta.url));
+  const apps = Array.from({ length: options.instances ?? 1 }, () =>
+    startChild<AppCommands>(new URL('./app-process.ts', import.meta.url)),
+  );
   const sandbox = startChild<SandboxCommands>(new URL('./sandbox-process.ts', import.meta.url));
-  let proxy: FaultProxy | undefined;
+  const closers: (() => Promise<unknown>)[] = [];
   const stop = async () => {
-    await Promise.allSettled([app.stop(), sandbox.stop()]);
-    await proxy?.close();
+    await Promise.allSettled([...apps, sandbox].map((child) => child.stop()));
+    for (const close of closers) await close().catch(() => undefined);
   };
   try {
     const webhookSecret = options.webhooks ? generateWebhookSecret() : undefined;
-    const { url: appUrl } = await app.call('listen', {});
+    const appUrls = await Promise.all(apps.map(async (app) => (await app.call('listen', {})).url));
+    const webhookProxy = webhookSecret ? await options.webhookProxy?.(appUrls[0]!) : undefined;
+    if (webhookProxy) closers.push(() => webhookProxy.close());
     const { url: sandboxUrl, apiKey } = await sandbox.call('start', {
       reviewDelayMs: options.reviewDelayMs ?? 0,
-      ...(webhookSecret ? { webhookUrl: `${appUrl}/identity/webhook`, webhookSecret } : {}),
-      ...options.sandbox,
+      ...(webhookSecret
+        ? { webhookUrl: `${webhookProxy?.url ?? appUrls[0]}/identity/webhook`, webhookSecret }
+        : {}),
     });
-    proxy = options.countCalls ? await startFaultProxy({ target: sandboxUrl }) : undefined;
-    await app.call('configure', {
+    const proxy = options.countCalls ? await startFaultProxy({ target: sandboxUrl }) : undefined;
+    if (proxy) closers.push(() => proxy.close());
+    const config = {
       upstreamUrl: proxy?.url ?? sandboxUrl,
       apiKey,
       ...(webhookSecret ? { webhookSecret } : {}),
       ...options.app,
-    });
-    return { appUrl, sandboxUrl, apiKey, proxy, app, sandbox, stop };
+    };
+    await Promise.all(apps.map((app) => app.call('configure', config)));
+    return { appUrl: appUrls[0]!, appUrls, sandboxUrl, apiKey, proxy, app: apps[0]!, sandbox, stop };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** `run` on a stack started for it, stopped after, whatever happens. */
+export async function withStack<T>(options: StackOptions, run: (stack: Stack) => Promise<T>): Promise<T> {
+  const stack = await startStack(options);
+  try {
+    return await run(stack);
+  } finally {
+    await stack.stop();
   }
 }

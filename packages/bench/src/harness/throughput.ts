@@ -1,8 +1,13 @@
 import autocannon, { type Request } from 'autocannon';
-import { median, medianInterval, round } from '../stats.js';
+import { interleave, median, medianInterval, round } from '../stats.js';
 
-/** One HTTP route under load (autocannon, in this process; the servers run in their own). */
-export interface Target {
+/**
+ * One HTTP route under load (autocannon, in this process; the servers run in their own), or a
+ * function (`call`, e.g. a client's request) run in `connections` loops, each call a 2xx.
+ */
+export type Target = { name: string; call: () => Promise<unknown> } | HttpTarget;
+
+interface HttpTarget {
   name: string;
   url: string;
   method?: 'GET' | 'POST';
@@ -40,6 +45,7 @@ function roundRobin(cookies: readonly string[]) {
 }
 
 async function run(target: Target, connections: number, durationSec: number) {
+  if ('call' in target) return callLoops(target.call, connections, durationSec);
   const result = await autocannon({
     url: target.url,
     method: target.method ?? 'GET',
@@ -54,9 +60,25 @@ async function run(target: Target, connections: number, durationSec: number) {
   return { ok: result['2xx'], seconds: result.duration, non2xx: result.non2xx, errors: result.errors };
 }
 
+/** `call` in `loops` loops for `durationSec`: the calls completed, and the seconds that took. */
+async function callLoops(call: () => Promise<unknown>, loops: number, durationSec: number) {
+  const started = performance.now();
+  const end = started + durationSec * 1000;
+  let ok = 0;
+  const loop = async () => {
+    while (performance.now() < end) {
+      await call();
+      ok++;
+    }
+  };
+  await Promise.all(Array.from({ length: loops }, loop));
+  return { ok, seconds: (performance.now() - started) / 1000, non2xx: 0, errors: 0 };
+}
+
 /**
  * Measures the targets in interleaved rounds (A B C, B C A, C A B, …) so that whatever else the
- * machine does at the time is shared by all of them; the ratios are what to read.
+ * machine does at the time is shared by all of them; the ratios are what to read. Every answer
+ * must be a 2xx: anything else throws (a figure of refusals or errors measures nothing).
  */
 export async function compareThroughput(
   targets: readonly Target[],
@@ -65,48 +87,43 @@ export async function compareThroughput(
   if (settings.warmupSec > 0) {
     for (const target of targets) await run(target, settings.connections, settings.warmupSec);
   }
-  const totals = new Map(
-    targets.map((t) => [t.name, { ok: 0, seconds: 0, non2xx: 0, errors: 0, perRound: [] as number[] }]),
+  const rounds = await interleave(
+    settings.rounds,
+    targets.map((target) => () => run(target, settings.connections, settings.durationSec)),
   );
-  for (let round = 0; round < settings.rounds; round++) {
-    for (let i = 0; i < targets.length; i++) {
-      const target = targets[(i + round) % targets.length]!;
-      const r = await run(target, settings.connections, settings.durationSec);
-      const total = totals.get(target.name)!;
-      total.ok += r.ok;
-      total.seconds += r.seconds;
-      total.non2xx += r.non2xx;
-      total.errors += r.errors;
-      total.perRound.push(Math.round(r.ok / r.seconds));
-    }
-  }
   return Object.fromEntries(
-    [...totals].map(([name, t]) => [
-      name,
-      { rps: Math.round(t.ok / t.seconds), perRound: t.perRound, non2xx: t.non2xx, errors: t.errors },
-    ]),
+    targets.map((target, i) => {
+      const runs = rounds[i]!;
+      const sum = (of: (r: (typeof runs)[number]) => number) => runs.reduce((n, r) => n + of(r), 0);
+      const [non2xx, errors] = [sum((r) => r.non2xx), sum((r) => r.errors)];
+      if (non2xx > 0 || errors > 0) throw new Error(`${target.name}: ${non2xx} non-2xx, ${errors} errors`);
+      const rps = Math.round(sum((r) => r.ok) / sum((r) => r.seconds));
+      return [target.name, { rps, perRound: runs.map((r) => Math.round(r.ok / r.seconds)), non2xx, errors }];
+    }),
   );
 }
+
+/** Each round's variant / baseline, unrounded. */
+const ratios = (variant: Throughput, baseline: Throughput) =>
+  variant.perRound.map((rps, i) => rps / (baseline.perRound[i] ?? Number.NaN)).filter(Number.isFinite);
 
 /**
  * variant / baseline: the median of the per-round ratios, so that one round disturbed by something
  * else on the machine does not decide the figure (the totals are in the details too).
  */
 export function throughputRatio(variant: Throughput, baseline: Throughput): number {
-  const sorted = variant.perRound
-    .map((rps, i) => rps / (baseline.perRound[i] ?? Number.NaN))
-    .filter(Number.isFinite);
-  if (sorted.length === 0) throw new Error('no round to compare');
-  return round(median(sorted));
+  const each = ratios(variant, baseline);
+  if (each.length === 0) throw new Error('no round to compare');
+  return round(median(each));
 }
 
 /** Each round's variant / baseline, for the spread behind a median. */
 export function perRoundRatios(variant: Throughput, baseline: Throughput): number[] {
-  return variant.perRound.map((rps, i) => round(rps / (baseline.perRound[i] ?? Number.NaN)));
+  return ratios(variant, baseline).map((r) => round(r));
 }
 
 /** The 95 % interval of throughputRatio's median (stats.ts, medianInterval): how far the noise reaches. */
 export function throughputRatioInterval(variant: Throughput, baseline: Throughput) {
-  const interval = medianInterval(perRoundRatios(variant, baseline).filter(Number.isFinite));
+  const interval = medianInterval(perRoundRatios(variant, baseline));
   return interval === undefined ? undefined : { low: round(interval.low), high: round(interval.high) };
 }

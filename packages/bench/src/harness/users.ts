@@ -30,24 +30,20 @@ export async function approvedUsers(
   const users: ApprovedUser[] = [];
   await runPool(count, 8, async () => {
     const browser = benchBrowser(stack);
-    if (signIn) expect201(await browser.post('/sign-in'), 'POST /sign-in');
+    if (signIn) expectStatus(201, await browser.post('/sign-in'), 'POST /sign-in');
     const created = await browser.post<{ sessionCode: string }>('/identity/session');
-    expect201(created, 'POST /identity/session');
+    expectStatus(201, created, 'POST /identity/session');
     const { identificationId } = await sandbox.submitByCode(created.json.sessionCode, 'approve');
     await sandbox.waitForStatus(identificationId, 'APPROVED');
-    for (let i = 0; i < 2; i++) {
-      const gated = await browser.get('/gated');
-      if (gated.status !== 200) throw new Error(`an approved user got ${gated.status} at /gated`);
-    }
+    for (let i = 0; i < 2; i++) expectStatus(200, await browser.get('/gated'), 'an approved user at /gated');
     // The visit starts here (the default gate's read); the load's requests are inside it.
-    const visit = await browser.get('/visit');
-    if (visit.status !== 200) throw new Error(`an approved user got ${visit.status} at /visit`);
+    expectStatus(200, await browser.get('/visit'), 'an approved user at /visit');
     await browser.post(`/bench/limit?id=${encodeURIComponent(identificationId)}`);
     users.push({ cookie: browser.cookieHeader, identificationId });
   });
   return users;
 }
 
-function expect201(answer: { status: number; text: string }, what: string): void {
-  if (answer.status !== 201) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
+function expectStatus(status: number, answer: { status: number; text: string }, what: string): void {
+  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
 }

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 export const USAGE = `pnpm load [flags]   (bounded: stops by itself; everything on 127.0.0.1)
@@ -26,41 +27,53 @@ export const LoadArgsSchema = z.strictObject({
 });
 export type LoadArgs = z.infer<typeof LoadArgsSchema>;
 
-const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-const BOOLEAN_FLAGS = new Set(['help', 'publish', 'webhooks']);
+const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** `--name value`, `--name=value`, `--flag`, `--no-flag`; zod checks names and values. */
-export function parseArgs(argv: readonly string[]): LoadArgs {
-  const raw: Record<string, unknown> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') continue;
-    if (!arg.startsWith('--')) throw new Error(`unexpected argument ${JSON.stringify(arg)}`);
-    const [flag = '', inline] = arg.slice(2).split(/=(.*)/s, 2);
-    if (flag.startsWith('no-') && BOOLEAN_FLAGS.has(flag.slice(3))) {
-      raw[camel(flag.slice(3))] = false;
-    } else if (BOOLEAN_FLAGS.has(flag)) {
-      if (inline !== undefined && inline !== 'true' && inline !== 'false') {
-        throw new Error(`--${flag} takes no value`);
-      }
-      raw[camel(flag)] = inline !== 'false';
-    } else if (inline !== undefined) {
-      raw[camel(flag)] = inline;
-    } else {
-      const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new Error(`--${flag} needs a value`);
-      raw[camel(flag)] = value;
-      i++;
-    }
-  }
-  const parsed = LoadArgsSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `unknown flag ${issue.keys.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`
-        : `--${String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${issue.message}`,
-    );
-    throw new Error(problems.join('; '));
-  }
-  return parsed.data;
+/**
+ * `--name value`, `--name=value`, `--flag`, `--no-flag` (the `booleans`), for the keys of `schema`
+ * spelled in kebab-case; zod checks the values. Shared by `pnpm load` and `pnpm chaos`.
+ */
+export function parseFlags<S extends z.ZodObject>(
+  argv: readonly string[],
+  schema: S,
+  booleans: readonly string[],
+): z.infer<S> {
+  const options = Object.fromEntries(
+    Object.keys(schema.shape).map((key) => [
+      kebab(key),
+      { type: booleans.includes(key) ? ('boolean' as const) : ('string' as const) },
+    ]),
+  );
+  const { values } = parseArgs({ args: argv.filter((a) => a !== '--'), options, allowNegative: true });
+  const raw = Object.fromEntries(
+    Object.entries(values).map(([flag, value]) => [
+      flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+      value,
+    ]),
+  );
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new Error(
+    parsed.error.issues
+      .map((issue) => `--${kebab(String(issue.path[0] ?? ''))}: ${issue.message}`)
+      .join('; '),
+  );
+}
+
+export const parseLoadArgs = (argv: readonly string[]) =>
+  parseFlags(argv, LoadArgsSchema, ['webhooks', 'publish', 'help']);
+
+/**
+ * The hard limit of a bounded run (`pnpm load`, `pnpm chaos`): whatever happens, the process exits
+ * `graceSeconds` after `maxSeconds` (its children with it). The run's deadline, and how to lift it.
+ */
+export function hardLimit(command: string, maxSeconds: number, graceSeconds: number) {
+  const timer = setTimeout(
+    () => {
+      console.error(`${command}: hard limit of ${maxSeconds} s reached, stopping`);
+      process.exit(1);
+    },
+    (maxSeconds + graceSeconds) * 1000,
+  );
+  return { deadline: Date.now() + maxSeconds * 1000, lift: () => clearTimeout(timer) };
 }

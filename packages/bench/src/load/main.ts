@@ -3,13 +3,13 @@
  * count and time. Prints a table and merges its figures into packages/bench/results/load-results.json
  * (gitignored); --publish also into the committed packages/bench/load-results.json.
  */
-import { type LoadArgs, parseArgs, USAGE } from './args.js';
+import { hardLimit, type LoadArgs, parseLoadArgs, USAGE } from './args.js';
 import { writeResults } from './report.js';
 import { runLoad } from './run-load.js';
 
 let args: LoadArgs;
 try {
-  args = parseArgs(process.argv.slice(2));
+  args = parseLoadArgs(process.argv.slice(2));
 } catch (error) {
   console.error(`pnpm load: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
   process.exit(2);
@@ -19,24 +19,15 @@ if (args.help) {
   process.exit(0);
 }
 
-const deadline = Date.now() + args.maxSeconds * 1000;
-// The hard limit: whatever happens, the run ends (children exit when this process does).
-const hardStop = setTimeout(
-  () => {
-    console.error(`pnpm load: hard limit of ${args.maxSeconds} s reached, stopping`);
-    process.exit(1);
-  },
-  (args.maxSeconds + 30) * 1000,
-);
-
+const { deadline, lift } = hardLimit('pnpm load', args.maxSeconds, 30);
 try {
   const result = await runLoad(args, deadline);
   const written = writeResults(result.mode, result.figures, args.publish);
   console.log(`\nfigures written to ${written.join(', ')} (key "${result.mode}")`);
-  clearTimeout(hardStop);
   process.exitCode = result.ok ? 0 : 1;
 } catch (error) {
   console.error('pnpm load failed:', error);
-  clearTimeout(hardStop);
   process.exitCode = 1;
+} finally {
+  lift();
 }

@@ -23,15 +23,10 @@ export async function snapshot(stack: Stack): Promise<MemorySnapshot> {
   return { kit: { ...memoryOf(kit), sessions }, sandbox: memoryOf(sandbox) };
 }
 
+/** One wave of people: each one's result. */
 export interface Wave {
-  users: number;
-  ok: number;
+  results: UserResult[];
   wallMs: number;
-  /** `message -> how many users`. */
-  errors: Map<string, number>;
-  timings: Record<Step, number[]>;
-  longPolls: number;
-  falseGrants: number;
 }
 
 /** The people's side of a load run: one keep-alive pool to the kit, the sandbox's control API directly. */
@@ -63,49 +58,20 @@ export async function runWave(
     const browser = benchBrowser(stack, clients.kit);
     results.push(await runUser({ browser, sandbox: clients.sandbox, waitSeconds: 10, deadline }));
   });
-  const timings = Object.fromEntries(STEPS.map((step) => [step, [] as number[]])) as Record<Step, number[]>;
-  const errors = new Map<string, number>();
-  for (const result of results) {
-    for (const step of STEPS) {
-      const ms = result.timings[step];
-      if (ms !== undefined) timings[step].push(ms);
-    }
-    if (result.error !== undefined) errors.set(result.error, (errors.get(result.error) ?? 0) + 1);
-  }
-  return {
-    users: count,
-    ok: results.filter((r) => r.ok).length,
-    wallMs: performance.now() - started,
-    errors,
-    timings,
-    longPolls: results.reduce((sum, r) => sum + r.longPolls, 0),
-    falseGrants: results.filter((r) => r.falseGrant).length,
-  };
-}
-
-/** Several waves as one, for the report. */
-export function mergeWaves(waves: readonly Wave[], wallMs: number): Wave {
-  const sum = (of: (w: Wave) => number) => waves.reduce((n, w) => n + of(w), 0);
-  const errors = new Map<string, number>();
-  for (const wave of waves) for (const [m, n] of wave.errors) errors.set(m, (errors.get(m) ?? 0) + n);
-  return {
-    users: sum((w) => w.users),
-    ok: sum((w) => w.ok),
-    wallMs,
-    errors,
-    timings: Object.fromEntries(STEPS.map((s) => [s, waves.flatMap((w) => w.timings[s])])) as Wave['timings'],
-    longPolls: sum((w) => w.longPolls),
-    falseGrants: sum((w) => w.falseGrants),
-  };
+  return { results, wallMs: performance.now() - started };
 }
 
 /** `message -> how many users`, most frequent first. */
-export function errorList(errors: Map<string, number>) {
+export function errorList(results: readonly UserResult[]) {
+  const errors = new Map<string, number>();
+  for (const { error } of results) if (error !== undefined) errors.set(error, (errors.get(error) ?? 0) + 1);
   return [...errors].sort((a, b) => b[1] - a[1]).map(([message, users]) => ({ message, users }));
 }
 
-export function stepSummaries(timings: Record<Step, number[]>): Record<Step, Summary> {
-  return Object.fromEntries(STEPS.map((step) => [step, summarize(timings[step])])) as Record<Step, Summary>;
+/** Each step's timings over all the users that got that far. */
+export function stepSummaries(results: readonly UserResult[]): Record<Step, Summary> {
+  const of = (step: Step) => results.flatMap((r) => r.timings[step] ?? []);
+  return Object.fromEntries(STEPS.map((step) => [step, summarize(of(step))])) as Record<Step, Summary>;
 }
 
 /** Upstream calls the kit made, per user, by kind (the counting proxy's figures). */

@@ -1,31 +1,7 @@
-import type { Summary } from '../stats.js';
 import { table } from '../table.js';
 import type { MemorySnapshot } from './measure.js';
-import { STEPS, type Step } from './user-flow.js';
-
-interface LoadFigures {
-  config: {
-    users: number;
-    concurrency: number;
-    reviewDelayMs: number;
-    webhooks: boolean;
-    soakSeconds: number;
-  };
-  users: number;
-  waves: number;
-  wallSeconds: number;
-  usersPerSecond: number;
-  errors: number;
-  errorMessages: { message: string; users: number }[];
-  falseGrants: number;
-  stepsMs: Record<Step, Summary>;
-  upstreamCallsPerUser: { total: number; create: number; read: number; other: number };
-  longPollsPerUser: number;
-  webhookDeliveries?: { attemptsLogged: number; failed: number; durationMs: Summary };
-  heapReturn?: { baselineMB: number; afterExpiryMB: number; ratio: number; goal: number; met: boolean };
-  processFailures: Record<string, number>;
-  processesAlive: boolean;
-}
+import type { LoadFigures } from './run-load.js';
+import { STEPS } from './user-flow.js';
 
 /** The run as a person reads it in the terminal. */
 export function printReport(f: LoadFigures, memory: [string, MemorySnapshot][]): void {

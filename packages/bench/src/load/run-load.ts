@@ -6,7 +6,6 @@ import {
   errorList,
   loadClients,
   type MemorySnapshot,
-  mergeWaves,
   processFailures,
   runWave,
   snapshot,
@@ -23,6 +22,8 @@ const EXPIRE_ALL_MS = 49 * 3600_000;
 const HEAP_RETURN_GOAL = 1.1;
 /** express-session lifetime in soak mode: longer than one user's flow, short enough to wait out, longer than the kit's sweep. */
 const SOAK_SESSION_MAX_AGE_MS = 45_000;
+
+export type LoadFigures = Awaited<ReturnType<typeof runLoad>>['figures'];
 
 /** `pnpm load` (one run of N users) and `pnpm load --soak-seconds S` (waves, then expiry). */
 export async function runLoad(args: LoadArgs, deadline: number) {
@@ -46,8 +47,8 @@ export async function runLoad(args: LoadArgs, deadline: number) {
   try {
     const memory: [string, MemorySnapshot][] = [['started', await snapshot(stack)]];
     const warmUp = await wave(WARM_UP_USERS, WARM_UP_USERS);
-    if (warmUp.ok !== WARM_UP_USERS) {
-      throw new Error(`warm-up failed: ${JSON.stringify(errorList(warmUp.errors).slice(0, 3))}`);
+    if (warmUp.results.some((r) => !r.ok)) {
+      throw new Error(`warm-up failed: ${JSON.stringify(errorList(warmUp.results).slice(0, 3))}`);
     }
     if (soak) await expireAll(false);
     memory.push([soak ? 'baseline (warm, expired)' : 'before (warm)', await snapshot(stack)]);
@@ -62,7 +63,9 @@ export async function runLoad(args: LoadArgs, deadline: number) {
       waves.push(done);
       if (soak) series.push(await sample(waves.length, done, await snapshot(stack), started));
     } while (soak && Date.now() < soakEnd && Date.now() < deadline);
-    const all = mergeWaves(waves, performance.now() - started);
+    const wallMs = performance.now() - started;
+    const all = waves.flatMap((w) => w.results);
+    const users = all.length;
     const deliveries = await clients.sandbox.deliveries();
     const webhooks = {
       attemptsLogged: deliveries.length,
@@ -77,16 +80,16 @@ export async function runLoad(args: LoadArgs, deadline: number) {
     const figures = {
       config: { ...args, node: process.version, cpus: availableParallelism(), loadAverage1m: loadavg()[0] },
       ranAt: new Date().toISOString(),
-      users: all.users,
+      users,
       waves: waves.length,
-      wallSeconds: Math.round(all.wallMs / 100) / 10,
-      usersPerSecond: Math.round((all.users / all.wallMs) * 10_000) / 10,
-      errors: all.users - all.ok,
-      errorMessages: errorList(all.errors).slice(0, 20),
-      falseGrants: all.falseGrants,
-      stepsMs: stepSummaries(all.timings),
-      upstreamCallsPerUser: upstreamPerUser(stack, all.users),
-      longPollsPerUser: Math.round((all.longPolls / all.users) * 100) / 100,
+      wallSeconds: Math.round(wallMs / 100) / 10,
+      usersPerSecond: Math.round((users / wallMs) * 10_000) / 10,
+      errors: all.filter((r) => !r.ok).length,
+      errorMessages: errorList(all).slice(0, 20),
+      falseGrants: all.filter((r) => r.falseGrant).length,
+      stepsMs: stepSummaries(all),
+      upstreamCallsPerUser: upstreamPerUser(stack, users),
+      longPollsPerUser: Math.round((all.reduce((n, r) => n + r.longPolls, 0) / users) * 100) / 100,
       ...(args.webhooks ? { webhookDeliveries: webhooks } : {}),
       memory: Object.fromEntries(memory),
       ...(soak ? { heapReturn: heapReturnOf(memory), series } : {}),
@@ -107,14 +110,16 @@ export async function runLoad(args: LoadArgs, deadline: number) {
 
 /** One soak wave's line of the memory series (printed as it goes). */
 async function sample(index: number, done: Wave, m: MemorySnapshot, started: number) {
+  const ok = done.results.filter((r) => r.ok).length;
+  const users = done.results.length;
   console.log(
-    `wave ${index}: ${done.ok}/${done.users} ok, kit heap ${m.kit.heapUsedMB} MB, sandbox heap ${m.sandbox.heapUsedMB} MB`,
+    `wave ${index}: ${ok}/${users} ok, kit heap ${m.kit.heapUsedMB} MB, sandbox heap ${m.sandbox.heapUsedMB} MB`,
   );
   return {
     wave: index,
     elapsedSeconds: Math.round((performance.now() - started) / 100) / 10,
-    users: done.users,
-    errors: done.users - done.ok,
+    users,
+    errors: users - ok,
     kitHeapMB: m.kit.heapUsedMB,
     kitRssMB: m.kit.rssMB,
     kitSessions: m.kit.sessions,
