@@ -96,6 +96,10 @@ describe.each(stores)('BindingStore contract: %s', (_name, make) => {
     const invalidated = { status: null, at: at + 9, source: 'webhook' } as const;
     expect(await store.putDecision('id-1', invalidated, 60_000)).toBe(true);
     expect(await store.getDecision('id-1')).toEqual(invalidated);
+    // A grant that overrode a verified refusal keeps when it is due again (decisions.ts, record()).
+    const overriding = { status: 'APPROVED', at: at + 12, source: 'read', reReadAfterMs: 5000 } as const;
+    expect(await store.putDecision('id-1', overriding, 60_000)).toBe(true);
+    expect(await store.getDecision('id-1')).toEqual(overriding);
     expect(await store.getDecision('id-2')).toBeUndefined();
     await store.deleteDecision('id-1');
     expect(await store.getDecision('id-1')).toBeUndefined();
