@@ -10,22 +10,11 @@ import { launchChromium } from './harness/chromium.js';
 import { buildResults, type RunRecord, textTable, writeResults } from './results.js';
 import { withTimeout } from './stats.js';
 
-/** Loaded when its turn comes, so that one package's broken build nulls only its own figures. */
-const BENCHES: Record<BenchName, { usesBrowser?: boolean; load(): Promise<Bench> }> = {
-  sizes: { load: async () => (await import('./benches/sizes.js')).sizesBench },
-  'click-to-qr': {
-    usesBrowser: true,
-    load: async () => (await import('./benches/click-to-qr.js')).clickToQrBench,
-  },
-  'time-to-qr': {
-    usesBrowser: true,
-    load: async () => (await import('./benches/time-to-qr.js')).timeToQrBench,
-  },
-  push: { usesBrowser: true, load: async () => (await import('./benches/push.js')).pushBench },
-  gate: { load: async () => (await import('./benches/gate.js')).gateBench },
-  client: { load: async () => (await import('./benches/client.js')).clientBench },
-  create: { load: async () => (await import('./benches/create.js')).createBench },
-};
+/** The benchmarks that drive Chromium (launched once, on first use, closed after the last of them). */
+const USES_BROWSER: readonly BenchName[] = ['click-to-qr', 'time-to-qr', 'push'];
+/** benches/<name>.ts, loaded when its turn comes, so that one package's broken build nulls only its own figures. */
+const load = async (name: BenchName): Promise<Bench> =>
+  ((await import(`./benches/${name}.js`)) as { bench: Bench }).bench;
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
@@ -64,11 +53,11 @@ async function main(): Promise<void> {
   };
   for (const [index, name] of names.entries()) {
     // Chromium stays idle but alive otherwise: closed before the load benchmarks.
-    if (!names.slice(index).some((n) => BENCHES[n].usesBrowser)) await closeBrowser();
+    if (!names.slice(index).some((n) => USES_BROWSER.includes(n))) await closeBrowser();
     const t0 = Date.now();
     log(`bench ${name} ...`);
     try {
-      const bench = await BENCHES[name].load();
+      const bench = await load(name);
       const outcome = await withTimeout(`bench ${name}`, bench.timeoutMs, () => bench.run(context));
       Object.assign(run.figures, outcome.figures);
       run.details[name] = outcome.details;

@@ -11,21 +11,6 @@ import {
 import { round } from './stats.js';
 import { table } from './table.js';
 
-export interface BenchResults {
-  date: string;
-  node: string;
-  machine: { cpuModel: string; cores: number; memoryGB: number; platform: string };
-  durationSec: number;
-  /** 1-minute load average when the run started and ended (others' work shows here). */
-  loadAverage: { start: number; end: number };
-  /** Every figure key; null when it could not be measured (the reason in `unavailable`). */
-  figures: Record<FigureKey, FigureValue | null>;
-  unavailable: Partial<Record<FigureKey, string>>;
-  goals: ReturnType<typeof judge>;
-  /** The baselines and raw numbers behind the figures, per benchmark. */
-  details: Record<string, unknown>;
-}
-
 export interface RunRecord {
   figures: Figures;
   unavailable: Partial<Record<FigureKey, string>>;
@@ -35,7 +20,7 @@ export interface RunRecord {
 }
 
 /** Pure apart from the clock and the machine: the content of bench-results.json. */
-export function buildResults(run: RunRecord): BenchResults {
+export function buildResults(run: RunRecord) {
   const figures = Object.fromEntries(FIGURE_KEYS.map((key) => [key, run.figures[key] ?? null])) as Record<
     FigureKey,
     FigureValue | null
@@ -55,13 +40,17 @@ export function buildResults(run: RunRecord): BenchResults {
       platform: `${os.type()} ${os.release()} ${os.arch()}`,
     },
     durationSec: Math.round((Date.now() - run.startedAt.getTime()) / 1000),
+    /** 1-minute load average when the run started and ended (others' work shows here). */
     loadAverage: { start: round(run.loadAtStart), end: round(os.loadavg()[0]!) },
+    /** Every figure key; null when it could not be measured (the reason in `unavailable`). */
     figures,
     unavailable,
     goals: judge(run.figures),
+    /** The baselines and raw numbers behind the figures, per benchmark. */
     details: run.details,
   };
 }
+export type BenchResults = ReturnType<typeof buildResults>;
 
 function verdictOf(results: BenchResults, key: FigureKey): string {
   const verdict = results.goals.find((g) => g.key === key);

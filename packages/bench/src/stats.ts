@@ -1,12 +1,3 @@
-/** The one place that turns samples into figures. An empty sample has count 0 and NaN (null in JSON) elsewhere. */
-export interface Summary {
-  count: number;
-  median: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
 export const round = (value: number, digits = 2) => {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
@@ -53,8 +44,11 @@ export function medianInterval(
   return { low: sorted[k - 1]!, high: sorted[n - k]! };
 }
 
-/** Count, median, p95, p99 and max, rounded to 0.1. */
-export function summarize(values: readonly number[]): Summary {
+/**
+ * Count, median, p95, p99 and max, rounded to 0.1: the one place that turns samples into figures.
+ * An empty sample has count 0 and NaN (null in JSON) elsewhere.
+ */
+export function summarize(values: readonly number[]) {
   return {
     count: values.length,
     median: round(median(values), 1),
@@ -63,6 +57,7 @@ export function summarize(values: readonly number[]): Summary {
     max: round(values.length === 0 ? Number.NaN : Math.max(...values), 1),
   };
 }
+export type Summary = ReturnType<typeof summarize>;
 
 export const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
 

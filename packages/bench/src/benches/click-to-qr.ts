@@ -40,7 +40,7 @@ async function clickToQr(page: Page) {
   };
 }
 
-export const clickToQrBench: Bench = {
+export const bench: Bench = {
   timeoutMs: 120_000,
   async run({ browser }) {
     const chromium = await browser();

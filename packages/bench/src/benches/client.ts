@@ -13,7 +13,7 @@ const LOAD = { connections: CONCURRENCY, durationSec: 0.25, rounds: 30, warmupSe
  * client.getIdentification against a bare undici.request of the same URL: one shared Agent (the same
  * connections for both), rounds alternating which goes first, the median and spread of the ratios.
  */
-export const clientBench: Bench = {
+export const bench: Bench = {
   timeoutMs: 60_000,
   async run() {
     const sandbox = startChild<SandboxCommands>(new URL('../harness/sandbox-process.ts', import.meta.url));

@@ -2,7 +2,7 @@ import { createSandboxControl } from '@verify-kit/sandbox/control';
 import type { Page } from 'playwright-core';
 import { withContext } from '../harness/chromium.js';
 import { type Stack, withStack } from '../harness/stack.js';
-import { type Summary, sleep, summarize } from '../stats.js';
+import { sleep, summarize } from '../stats.js';
 import type { Bench, BenchContext } from './bench.js';
 
 const RUNS = 20;
@@ -62,10 +62,7 @@ async function oneRun(page: Page, stack: Stack, webhooks: boolean): Promise<numb
   return (await seen(page, 'approved', 10_000 + POLL_INTERVAL_MS)) - decidedAt;
 }
 
-async function measure(
-  context: BenchContext,
-  webhooks: boolean,
-): Promise<{ stats: Summary; samples: number[] }> {
+async function measure(context: BenchContext, webhooks: boolean) {
   return withStack({ webhooks, app: { pollIntervalMs: POLL_INTERVAL_MS } }, async (stack) => {
     return withContext(await context.browser(), {}, async (browserContext) => {
       const page = await browserContext.newPage();
@@ -82,7 +79,7 @@ async function measure(
   });
 }
 
-export const pushBench: Bench = {
+export const bench: Bench = {
   timeoutMs: 180_000,
   async run(context) {
     const withWebhooks = await measure(context, true);

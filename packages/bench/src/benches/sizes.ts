@@ -59,7 +59,7 @@ function bundleElementOnly(): Promise<Buffer> {
   return buildEntry({ root: widgetRoot, build: { rolldownOptions: { input } } });
 }
 
-export const sizesBench: Bench = {
+export const bench: Bench = {
   timeoutMs: 60_000,
   async run() {
     const standalonePath = import.meta.resolve('@verify-kit/widget/standalone');

@@ -47,7 +47,7 @@ const timingsOf = (runs: Timing[]) => ({
   sessionResponseEndMs: summarize(runs.map((t) => t.sessionMs)),
 });
 
-export const timeToQrBench: Bench = {
+export const bench: Bench = {
   timeoutMs: 240_000,
   async run({ browser }) {
     const chromium = await browser();

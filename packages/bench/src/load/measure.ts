@@ -6,22 +6,18 @@ import { benchBrowser } from '../harness/users.js';
 import { mb, runPool, type Summary, summarize } from '../stats.js';
 import { runUser, STEPS, type Step, type UserResult } from './user-flow.js';
 
-export interface MemorySnapshot {
-  kit: { rssMB: number; heapUsedMB: number; sessions: number };
-  sandbox: { rssMB: number; heapUsedMB: number };
-}
-
 const memoryOf = (stats: ProcessStats) => ({
   rssMB: mb(stats.rssBytes),
   heapUsedMB: mb(stats.heapUsedBytes),
 });
 
 /** Both processes' memory after a full GC (the kit's count of live sessions first: it drops the expired). */
-export async function snapshot(stack: Stack): Promise<MemorySnapshot> {
+export async function snapshot(stack: Stack) {
   const sessions = await stack.app.call('sessionCount');
   const [kit, sandbox] = await Promise.all([stack.app.stats(), stack.sandbox.stats()]);
   return { kit: { ...memoryOf(kit), sessions }, sandbox: memoryOf(sandbox) };
 }
+export type MemorySnapshot = Awaited<ReturnType<typeof snapshot>>;
 
 /** One wave of people: each one's result. */
 export interface Wave {
