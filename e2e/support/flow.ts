@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { type APIRequestContext, expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
+import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
 
 /*
  * What a person does in the demo, as steps the scenarios share. Selectors are the ones a person
@@ -17,18 +17,6 @@ export function newPerson(name = 'Ada Lovelace'): DemoPerson {
   return { name, email: `ada.${randomUUID().slice(0, 8)}@example.com` };
 }
 
-export async function signIn(page: Page, person: DemoPerson = newPerson()): Promise<DemoPerson> {
-  await page.goto('/');
-  await page.getByLabel('Name').fill(person.name);
-  await page.getByLabel('E-mail').fill(person.email);
-  await page.getByRole('button', { name: 'Sign in with the demo account' }).click();
-  await page.waitForURL(/\/verify$/);
-  // The widget creates the first session at once; the kit gives the browser session a new id with
-  // it, so wait for that answer before the next navigation (it would carry the old cookie).
-  await expectPhase(page, 'awaiting_user');
-  return person;
-}
-
 export type Preset =
   | 'Plain approval'
   | 'OTP by e-mail'
@@ -36,38 +24,6 @@ export type Preset =
   | 'Contact-less'
   | 'Turkish name, accent-insensitive'
   | 'Passports only (reject otherwise)';
-
-/** Picks a preset on the playground, lets the test adjust the form, then saves and runs it. */
-export async function runScenario(
-  page: Page,
-  preset: Preset,
-  adjust?: (page: Page) => Promise<void>,
-): Promise<void> {
-  await page.goto('/playground');
-  await page.getByRole('button', { name: preset, exact: true }).click();
-  await adjust?.(page);
-  await page.getByRole('button', { name: 'Save and run' }).click();
-  await page.waitForURL(/\/verify$/);
-}
-
-export const widget = (page: Page): Locator => page.locator('verify-identity');
-
-/** One of the widget's ::part()s in its shadow DOM, e.g. `qr`, `deep-link`, `send-link`. */
-export const widgetPart = (page: Page, part: string): Locator => widget(page).locator(`[part~="${part}"]`);
-
-/** The phase the widget reported in its last phase-change event (the page mirrors it). */
-export async function expectPhase(page: Page, phase: string): Promise<void> {
-  await expect(widget(page)).toHaveAttribute('data-phase', phase);
-}
-
-/** The 8-character code the widget shows, without the space that groups it. */
-export async function sessionCodeOf(page: Page): Promise<string> {
-  const text = await widget(page).locator('[part~="code"] [aria-hidden="true"]').textContent();
-  return (text ?? '').replace(/\s+/g, '');
-}
-
-/** The phone beside the widget: the sandbox's simulator in the demo's iframe. */
-export const phone = (page: Page): FrameLocator => page.frameLocator('#simulator');
 
 export interface DocumentChoice {
   /** A test document of the simulator (its list, e.g. tr-id-card: ŞEYMA IŞIK). */
@@ -84,10 +40,6 @@ export async function submitDocument(app: FrameLocator | Page, choice: DocumentC
   await app.getByTestId('document-submit').click();
 }
 
-/** The sandbox's reviewer in the demo's phone panel (shown in manual review), found by its heading. */
-export const reviewer = (page: Page, heading = 'The reviewer'): Locator =>
-  page.getByRole('region', { name: heading });
-
 /** What the identity app opens for a deep link: the simulator's page of the session it names. */
 export function appPageOf(deepLink: string): string {
   return deepLink
@@ -95,54 +47,9 @@ export function appPageOf(deepLink: string): string {
     .replace('/verification-session/', '/app/verification-session/');
 }
 
-export async function continueToAccount(page: Page): Promise<void> {
-  await widget(page)
-    .getByRole('link', {
-      name: /Continue to your account|Hesabınıza devam edin|Weiter zu Ihrem Konto|تابع إلى حسابك/,
-    })
-    .click();
-  await expectGateOpen(page, false);
-}
-
-/** The account page opens: the gate let the person through (it says so in the page's language). */
-export async function expectGateOpen(page: Page, navigate = true): Promise<void> {
-  if (navigate) await page.goto('/account');
-  await expect(page).toHaveURL(/\/account$/);
-  await expect(page.locator('#account-state')).toContainText(
-    /Your identity is verified|Kimliğiniz doğrulandı|Ihre Identität ist bestätigt|تم التحقق من هويتك/,
-  );
-}
-
-/**
- * A GET on the demo's JSON API from the test runner (not the page). Playwright's own HTTP client
- * keeps sockets alive, and the demo closes an idle one after 5 s (keepAliveTimeout): a request sent
- * into that close gets ECONNRESET, which a browser retries by itself. So does this (GET only).
- */
-export function apiGet(request: APIRequestContext, path: string) {
-  return request.get(path, { maxRetries: 2 });
-}
-
-/** The account page stays shut: a navigation is sent back to /verify, the JSON API answers 403. */
-export async function expectGateShut(page: Page): Promise<void> {
-  await page.goto('/account');
-  await expect(page).toHaveURL(/\/verify(\?|$)/);
-  const api = await apiGet(page.request, '/api/demo/account');
-  expect(api.status()).toBe(403);
-}
-
 export interface BoundIds {
   verificationSessionId: string;
   identificationId: string;
-}
-
-/** The verification bound to this browser session, as the demo's own API tells the page. */
-export async function boundIds(request: APIRequestContext): Promise<BoundIds> {
-  const simulator = await apiGet(request, '/api/demo/simulator-url');
-  expect(simulator.status()).toBe(200);
-  const { url } = (await simulator.json()) as { url: string };
-  const activity = await apiGet(request, '/api/demo/activity');
-  const { identificationId } = (await activity.json()) as { identificationId: string };
-  return { verificationSessionId: url.split('/').pop() ?? '', identificationId };
 }
 
 export interface ActivityEntry {
@@ -159,30 +66,141 @@ export interface ActivityEntry {
   source?: 'read' | 'stored';
 }
 
-export async function activity(request: APIRequestContext): Promise<ActivityEntry[]> {
-  const response = await apiGet(request, '/api/demo/activity');
-  return ((await response.json()) as { entries: ActivityEntry[] }).entries;
-}
-
 const ARTIFACTS = new URL('../artifacts/screenshots/', import.meta.url);
 const DOCS = new URL('../screenshots/', import.meta.url);
 
 /**
- * A screenshot of a main state into artifacts/; with E2E_UPDATE_DOCS_SCREENSHOTS=1 the ones the
- * README shows are refreshed in screenshots/ too.
+ * The demo as a person uses it in one page (the `site` fixture is the test's page; another tab or
+ * browser: `new DemoSite(page)`). Its JSON API is read through the page's own cookies.
  */
-export async function snap(
-  page: Page,
-  name: string,
-  options: { docs?: boolean; element?: Locator } = {},
-): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const path = new URL(`${name}.png`, ARTIFACTS).pathname;
-  const buffer = options.element
-    ? await options.element.screenshot({ path })
-    : await page.screenshot({ path });
-  if (options.docs && process.env.E2E_UPDATE_DOCS_SCREENSHOTS === '1') {
-    mkdirSync(DOCS, { recursive: true });
-    writeFileSync(new URL(`${name}.png`, DOCS), buffer);
+export class DemoSite {
+  constructor(readonly page: Page) {}
+
+  /** The sign-in form on the front page, filled and sent (`returnTo`: where it leads, default /verify). */
+  async signInAs(person: DemoPerson, returnTo?: string): Promise<void> {
+    await this.page.goto(returnTo === undefined ? '/' : `/?returnTo=${encodeURIComponent(returnTo)}`);
+    await this.page.getByLabel('Name').fill(person.name);
+    await this.page.getByLabel('E-mail').fill(person.email);
+    await this.page.getByRole('button', { name: 'Sign in with the demo account' }).click();
+  }
+
+  /** A new person (or `person`) signs in and reaches /verify, where the widget starts a session. */
+  async signIn(person: DemoPerson = newPerson()): Promise<DemoPerson> {
+    await this.signInAs(person);
+    await this.page.waitForURL(/\/verify$/);
+    // The widget creates the first session at once; the kit gives the browser session a new id with
+    // it, so wait for that answer before the next navigation (it would carry the old cookie).
+    await this.expectPhase('awaiting_user');
+    return person;
+  }
+
+  /** Picks a preset on the playground, lets the test adjust the form, then saves and runs it. */
+  async runScenario(preset: Preset, adjust?: (page: Page) => Promise<void>): Promise<void> {
+    await this.page.goto('/playground');
+    await this.page.getByRole('button', { name: preset, exact: true }).click();
+    await adjust?.(this.page);
+    await this.page.getByRole('button', { name: 'Save and run' }).click();
+    await this.page.waitForURL(/\/verify$/);
+  }
+
+  get widget(): Locator {
+    return this.page.locator('verify-identity');
+  }
+
+  /** One of the widget's ::part()s in its shadow DOM, e.g. `qr`, `deep-link`, `send-link`. */
+  part(name: string): Locator {
+    return this.widget.locator(`[part~="${name}"]`);
+  }
+
+  /** The phase the widget reported in its last phase-change event (the page mirrors it). */
+  async expectPhase(phase: string): Promise<void> {
+    await expect(this.widget).toHaveAttribute('data-phase', phase);
+  }
+
+  /** The 8-character code the widget shows, without the space that groups it. */
+  async sessionCode(): Promise<string> {
+    const text = await this.widget.locator('[part~="code"] [aria-hidden="true"]').textContent();
+    return (text ?? '').replace(/\s+/g, '');
+  }
+
+  /** The phone beside the widget: the sandbox's simulator in the demo's iframe. */
+  get phone(): FrameLocator {
+    return this.page.frameLocator('#simulator');
+  }
+
+  /** In the phone beside the widget: pick a test document and submit it (submitDocument). */
+  submitDocument(choice?: DocumentChoice): Promise<void> {
+    return submitDocument(this.phone, choice);
+  }
+
+  /** The sandbox's reviewer in the demo's phone panel (shown in manual review), found by its heading. */
+  reviewer(heading = 'The reviewer'): Locator {
+    return this.page.getByRole('region', { name: heading });
+  }
+
+  async continueToAccount(): Promise<void> {
+    await this.widget
+      .getByRole('link', {
+        name: /Continue to your account|Hesabınıza devam edin|Weiter zu Ihrem Konto|تابع إلى حسابك/,
+      })
+      .click();
+    await this.expectGateOpen(false);
+  }
+
+  /** The account page opens: the gate let the person through (it says so in the page's language). */
+  async expectGateOpen(navigate = true): Promise<void> {
+    if (navigate) await this.page.goto('/account');
+    await expect(this.page).toHaveURL(/\/account$/);
+    await expect(this.page.locator('#account-state')).toContainText(
+      /Your identity is verified|Kimliğiniz doğrulandı|Ihre Identität ist bestätigt|تم التحقق من هويتك/,
+    );
+  }
+
+  /** The account page stays shut: a navigation is sent back to /verify, the JSON API answers 403. */
+  async expectGateShut(): Promise<void> {
+    await this.page.goto('/account');
+    await expect(this.page).toHaveURL(/\/verify(\?|$)/);
+    expect((await this.apiGet('/api/demo/account')).status()).toBe(403);
+  }
+
+  /**
+   * A GET on the demo's JSON API from the test runner (not the page). Playwright's own HTTP client
+   * keeps sockets alive, and the demo closes an idle one after 5 s (keepAliveTimeout): a request sent
+   * into that close gets ECONNRESET, which a browser retries by itself. So does this (GET only).
+   */
+  apiGet(path: string) {
+    return this.page.request.get(path, { maxRetries: 2 });
+  }
+
+  /** The verification bound to this browser session, as the demo's own API tells the page. */
+  async boundIds(): Promise<BoundIds> {
+    const simulator = await this.apiGet('/api/demo/simulator-url');
+    expect(simulator.status()).toBe(200);
+    const { url } = (await simulator.json()) as { url: string };
+    const { identificationId } = (await (await this.apiGet('/api/demo/activity')).json()) as {
+      identificationId: string;
+    };
+    return { verificationSessionId: url.split('/').pop() ?? '', identificationId };
+  }
+
+  async activity(): Promise<ActivityEntry[]> {
+    const response = await this.apiGet('/api/demo/activity');
+    return ((await response.json()) as { entries: ActivityEntry[] }).entries;
+  }
+
+  /**
+   * A screenshot of a main state into artifacts/; with E2E_UPDATE_DOCS_SCREENSHOTS=1 the ones the
+   * README shows are refreshed in screenshots/ too.
+   */
+  async snap(name: string, options: { docs?: boolean; element?: Locator } = {}): Promise<void> {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const path = new URL(`${name}.png`, ARTIFACTS).pathname;
+    const buffer = options.element
+      ? await options.element.screenshot({ path })
+      : await this.page.screenshot({ path });
+    if (options.docs && process.env.E2E_UPDATE_DOCS_SCREENSHOTS === '1') {
+      mkdirSync(DOCS, { recursive: true });
+      writeFileSync(new URL(`${name}.png`, DOCS), buffer);
+    }
   }
 }

@@ -1,7 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
-import { apiGet, expectPhase, phone, reviewer, signIn, submitDocument } from '../support/flow.js';
 
 /*
  * Issue 13: what a person on a phone, on a keyboard or in dark mode relies on. axe runs inside real
@@ -22,16 +21,17 @@ const sidewaysScroll = (page: Page) =>
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`no axe violations (contrast included) in ${colorScheme} mode, phone simulator included`, async ({
     page,
+    site,
   }) => {
     await page.emulateMedia({ colorScheme });
     await page.goto('/');
     expect(await axeViolations(page)).toEqual([]);
-    await signIn(page);
-    await expect(phone(page).getByTestId('step-document')).toBeVisible();
+    await site.signIn();
+    await expect(site.phone.getByTestId('step-document')).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
     // Manual review: the reviewer's buttons beside the phone.
-    await submitDocument(phone(page), { scenario: 'manual_review' });
-    await expect(reviewer(page)).toBeVisible();
+    await site.submitDocument({ scenario: 'manual_review' });
+    await expect(site.reviewer()).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
     // The playground, with a refused field's message beside it.
     await page.goto('/playground');
@@ -44,9 +44,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
 test('at 390 px wide nothing scrolls sideways: verify with its activity table, and the playground', async ({
   page,
+  site,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page);
+  await site.signIn();
   await expect(page.locator('#activity tr').first()).toBeVisible();
   expect(await sidewaysScroll(page)).toBe(0);
   await page.goto('/playground');
@@ -64,9 +65,9 @@ test('the skip link is the first stop of the keyboard and leads to the content',
   await expect(page).toHaveURL(/#main$/);
 });
 
-test('repeated status reads show as one row with a count', async ({ page }) => {
-  await signIn(page);
-  await expectPhase(page, 'awaiting_user');
-  for (let i = 0; i < 3; i++) expect((await apiGet(page.request, '/api/demo/account')).status()).toBe(403);
+test('repeated status reads show as one row with a count', async ({ page, site }) => {
+  await site.signIn();
+  await site.expectPhase('awaiting_user');
+  for (let i = 0; i < 3; i++) expect((await site.apiGet('/api/demo/account')).status()).toBe(403);
   await expect(page.locator('#activity')).toContainText(/Status read, kit → service ×\d+/);
 });

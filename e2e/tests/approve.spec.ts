@@ -1,47 +1,37 @@
 import { expect, test } from '../support/fixtures.js';
-import {
-  boundIds,
-  continueToAccount,
-  expectGateShut,
-  expectPhase,
-  phone,
-  runScenario,
-  signIn,
-  snap,
-  submitDocument,
-  widget,
-} from '../support/flow.js';
+import { submitDocument } from '../support/flow.js';
 import { outbox } from '../support/sandbox-control.js';
 
 test('approve: sign in, verify on the phone beside the widget, reach the gated account page', async ({
   page,
+  site,
 }) => {
   await page.goto('/');
-  await snap(page, 'sign-in', { docs: true });
-  await signIn(page);
-  await expectPhase(page, 'awaiting_user');
-  await expect(phone(page).getByTestId('step-document')).toBeVisible();
-  await snap(page, 'verify-awaiting', { docs: true });
+  await site.snap('sign-in', { docs: true });
+  await site.signIn();
+  await site.expectPhase('awaiting_user');
+  await expect(site.phone.getByTestId('step-document')).toBeVisible();
+  await site.snap('verify-awaiting', { docs: true });
 
   // Before approval the gate is shut.
-  await expectGateShut(page);
-  await expectPhase(page, 'awaiting_user');
+  await site.expectGateShut();
+  await site.expectPhase('awaiting_user');
 
-  await submitDocument(phone(page));
-  await expectPhase(page, 'approved');
-  await expect(widget(page).locator('[part="title"]')).toHaveText('Your identity is verified');
-  await snap(page, 'verify-approved', { docs: true });
+  await site.submitDocument();
+  await site.expectPhase('approved');
+  await expect(site.widget.locator('[part="title"]')).toHaveText('Your identity is verified');
+  await site.snap('verify-approved', { docs: true });
 
-  await continueToAccount(page);
-  await snap(page, 'account', { docs: true });
+  await site.continueToAccount();
+  await site.snap('account', { docs: true });
 });
 
-test('approve after an OTP sent by e-mail', async ({ page, demo }) => {
-  const person = await signIn(page);
-  await runScenario(page, 'OTP by e-mail');
-  const app = phone(page);
+test('approve after an OTP sent by e-mail', async ({ demo, site }) => {
+  const person = await site.signIn();
+  await site.runScenario('OTP by e-mail');
+  const app = site.phone;
   await expect(app.getByTestId('step-otp')).toBeVisible();
-  const { verificationSessionId } = await boundIds(page.request);
+  const { verificationSessionId } = await site.boundIds();
   const messages = (await outbox(demo.sandbox)).filter(
     (m) => m.verificationSessionId === verificationSessionId,
   );
@@ -52,18 +42,18 @@ test('approve after an OTP sent by e-mail', async ({ page, demo }) => {
   await app.getByTestId('otp-input').fill(String(otp?.otp));
   await app.getByTestId('otp-submit').click();
   await submitDocument(app);
-  await expectPhase(page, 'approved');
-  await continueToAccount(page);
+  await site.expectPhase('approved');
+  await site.continueToAccount();
 });
 
-test('approve after an OTP sent by phone', async ({ page, demo }) => {
-  await signIn(page);
-  await runScenario(page, 'OTP by phone', async (p) => {
+test('approve after an OTP sent by phone', async ({ demo, site }) => {
+  await site.signIn();
+  await site.runScenario('OTP by phone', async (p) => {
     await p.getByLabel('Phone number', { exact: true }).fill('+90 555 010 12 34');
   });
-  const app = phone(page);
+  const app = site.phone;
   await expect(app.getByTestId('step-otp')).toBeVisible();
-  const { verificationSessionId } = await boundIds(page.request);
+  const { verificationSessionId } = await site.boundIds();
   const otp = (await outbox(demo.sandbox)).find(
     (m) => m.verificationSessionId === verificationSessionId && m.kind === 'otp',
   );
@@ -77,22 +67,22 @@ test('approve after an OTP sent by phone', async ({ page, demo }) => {
   await app.getByTestId('otp-input').fill(String(otp?.otp));
   await app.getByTestId('otp-submit').click();
   await submitDocument(app);
-  await expectPhase(page, 'approved');
-  await continueToAccount(page);
+  await site.expectPhase('approved');
+  await site.continueToAccount();
 });
 
-test('contact-less: no contact detail, no message sent, straight to the document', async ({ page, demo }) => {
-  await signIn(page);
-  await runScenario(page, 'Contact-less');
-  const app = phone(page);
+test('contact-less: no contact detail, no message sent, straight to the document', async ({ demo, site }) => {
+  await site.signIn();
+  await site.runScenario('Contact-less');
+  const app = site.phone;
   await expect(app.getByTestId('step-document')).toBeVisible();
   await expect(app.getByTestId('step-otp')).toBeHidden();
-  const { verificationSessionId } = await boundIds(page.request);
+  const { verificationSessionId } = await site.boundIds();
   expect(
     (await outbox(demo.sandbox)).filter((m) => m.verificationSessionId === verificationSessionId),
   ).toEqual([]);
 
   await submitDocument(app);
-  await expectPhase(page, 'approved');
-  await continueToAccount(page);
+  await site.expectPhase('approved');
+  await site.continueToAccount();
 });

@@ -1,85 +1,74 @@
 import { expect, test } from '../support/fixtures.js';
-import {
-  activity,
-  continueToAccount,
-  expectGateShut,
-  expectPhase,
-  phone,
-  runScenario,
-  signIn,
-  snap,
-  submitDocument,
-} from '../support/flow.js';
 
 test('Turkish criteria met accent-insensitively: “ŞEYMA IŞIK” on the card, “seyma isik” required', async ({
   page,
+  site,
 }) => {
-  await signIn(page);
+  await site.signIn();
   await page.goto('/playground');
   await page.getByRole('button', { name: 'Turkish name, accent-insensitive', exact: true }).click();
   await expect(page.getByLabel('Criterion 1: value')).toHaveValue('seyma');
   await expect(page.getByLabel('Criterion 2: value')).toHaveValue('isik');
   await expect(page.getByLabel('Criterion 1: ignore accents and case')).toBeChecked();
   await expect(page.getByLabel('Criterion 1: reject if not met')).toBeChecked();
-  await snap(page, 'playground', { docs: true });
+  await site.snap('playground', { docs: true });
   await page.getByRole('button', { name: 'Save and run' }).click();
   await page.waitForURL(/\/verify$/);
 
   // The scenario's locale reaches the widget and the app.
   await expect(page.locator('verify-identity [part="base"]')).toHaveAttribute('lang', 'tr');
-  await expect(phone(page).locator('html')).toHaveAttribute('lang', 'tr');
+  await expect(site.phone.locator('html')).toHaveAttribute('lang', 'tr');
 
-  await submitDocument(phone(page), { preset: 'tr-id-card' });
-  await expectPhase(page, 'approved');
+  await site.submitDocument({ preset: 'tr-id-card' });
+  await site.expectPhase('approved');
 
   // Webhooks the kit accepted (signature checked by the kit), and the status change it told.
   await expect
     .poll(async () =>
-      (await activity(page.request)).some(
-        (e) => e.kind === 'webhook' && e.type === 'identification.approved',
-      ),
+      (await site.activity()).some((e) => e.kind === 'webhook' && e.type === 'identification.approved'),
     )
     .toBe(true);
   await expect
     .poll(async () =>
-      (await activity(page.request)).some((e) => e.kind === 'status_change' && e.status === 'APPROVED'),
+      (await site.activity()).some((e) => e.kind === 'status_change' && e.status === 'APPROVED'),
     )
     .toBe(true);
   await expect(page.locator('#activity')).toContainText('Webhook identification.approved');
   // The page speaks the scenario's Turkish too.
   await expect(page.locator('#activity')).toContainText('imza geçerli · kit tarafından kabul edildi');
   await expect(page.locator('#activity')).toContainText('→ APPROVED (approved)');
-  await snap(page, 'verify-activity', { docs: true, element: page.locator('section:has(#activity)') });
+  await site.snap('verify-activity', { docs: true, element: page.locator('section:has(#activity)') });
 
-  await continueToAccount(page);
+  await site.continueToAccount();
 });
 
-test('a rejectIfNotMet criterion not met: rejected, and the gate stays shut', async ({ page }) => {
-  await signIn(page);
-  await runScenario(page, 'Passports only (reject otherwise)');
+test('a rejectIfNotMet criterion not met: rejected, and the gate stays shut', async ({ site }) => {
+  await site.signIn();
+  await site.runScenario('Passports only (reject otherwise)');
   // An ID card, although only passports are accepted.
-  await submitDocument(phone(page), { preset: 'tr-id-card', scenario: 'approve' });
-  await expectPhase(page, 'rejected');
-  await snap(page, 'verify-rejected');
-  await expectGateShut(page);
-  await expectPhase(page, 'rejected');
+  await site.submitDocument({ preset: 'tr-id-card', scenario: 'approve' });
+  await site.expectPhase('rejected');
+  await site.snap('verify-rejected');
+  await site.expectGateShut();
+  await site.expectPhase('rejected');
 });
 
-test('a criterion not met without rejectIfNotMet goes to manual review, not approval', async ({ page }) => {
-  await signIn(page);
-  await runScenario(page, 'Turkish name, accent-insensitive', async (p) => {
+test('a criterion not met without rejectIfNotMet goes to manual review, not approval', async ({ site }) => {
+  await site.signIn();
+  await site.runScenario('Turkish name, accent-insensitive', async (p) => {
     await p.getByLabel('Criterion 2: reject if not met').uncheck();
   });
   // ŞEYMA YILMAZ: the given name matches, the surname does not.
-  await submitDocument(phone(page), { preset: 'tr-id-card-other-surname' });
-  await expectPhase(page, 'in_manual_review');
-  await expectGateShut(page);
+  await site.submitDocument({ preset: 'tr-id-card-other-surname' });
+  await site.expectPhase('in_manual_review');
+  await site.expectGateShut();
 });
 
 test('the playground refuses an invalid scenario with a readable message beside each field', async ({
   page,
+  site,
 }) => {
-  await signIn(page);
+  await site.signIn();
   await page.goto('/playground');
   const duration = page.getByLabel('Duration in minutes (1 to 1440)');
   await duration.fill('0');

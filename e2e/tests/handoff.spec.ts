@@ -1,17 +1,6 @@
 import { devices, type Locator } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
-import {
-  appPageOf,
-  boundIds,
-  continueToAccount,
-  expectPhase,
-  phone,
-  sessionCodeOf,
-  signIn,
-  snap,
-  submitDocument,
-  widgetPart,
-} from '../support/flow.js';
+import { appPageOf, submitDocument } from '../support/flow.js';
 import { outbox } from '../support/sandbox-control.js';
 
 /*
@@ -34,46 +23,50 @@ test.describe('on a phone', () => {
   test('“Open in the app” comes first, the QR code second; the app opens the session', async ({
     page,
     context,
+    site,
   }) => {
-    await signIn(page);
-    const openApp = widgetPart(page, 'deep-link');
-    const qr = widgetPart(page, 'qr');
+    await site.signIn();
+    const openApp = site.part('deep-link');
+    const qr = site.part('qr');
     await expect(openApp).toBeVisible();
     await expect(openApp).toHaveText('Open in the app');
     await expect(qr).toBeVisible();
     expect(await topOf(openApp)).toBeLessThan(await topOf(qr));
     // No simulator panel on a phone-sized screen: the person's own phone is the app.
     await expect(page.locator('#phone-panel')).toBeHidden();
-    await snap(page, 'verify-awaiting-phone', { docs: true });
+    await site.snap('verify-awaiting-phone', { docs: true });
 
     // Tapping it opens the identity app on this session.
     const handset = await context.newPage();
     await handset.goto(appPageOf((await openApp.getAttribute('href')) ?? ''));
     await submitDocument(handset);
-    await expectPhase(page, 'approved');
-    await continueToAccount(page);
+    await site.expectPhase('approved');
+    await site.continueToAccount();
   });
 });
 
-test('on a desktop the QR code comes first and there is no bare “Open in the app”', async ({ page }) => {
+test('on a desktop the QR code comes first and there is no bare “Open in the app”', async ({
+  page,
+  site,
+}) => {
   await page.emulateMedia({ colorScheme: 'dark' });
-  await signIn(page);
-  const qr = widgetPart(page, 'qr');
+  await site.signIn();
+  const qr = site.part('qr');
   await expect(qr).toBeVisible();
-  await expect(widgetPart(page, 'deep-link')).toBeHidden();
-  expect(await topOf(qr)).toBeLessThan(await topOf(widgetPart(page, 'code')));
-  await expect(phone(page).getByTestId('step-document')).toBeVisible();
-  await snap(page, 'verify-awaiting-dark', { docs: true });
+  await expect(site.part('deep-link')).toBeHidden();
+  expect(await topOf(qr)).toBeLessThan(await topOf(site.part('code')));
+  await expect(site.phone.getByTestId('step-document')).toBeVisible();
+  await site.snap('verify-awaiting-dark', { docs: true });
 });
 
 test('the person asks for the link by e-mail: it goes to the account’s own address, and gets through', async ({
-  page,
   context,
   demo,
+  site,
 }) => {
-  const person = await signIn(page);
-  const firstCode = await sessionCodeOf(page);
-  const sendLink = widgetPart(page, 'send-link');
+  const person = await site.signIn();
+  const firstCode = await site.sessionCode();
+  const sendLink = site.part('send-link');
   // No address to type: one button per channel the kit offers (e-mail in the demo), naming where the
   // link goes, the signed-in account's own address, masked.
   await expect(sendLink.getByRole('textbox')).toHaveCount(0);
@@ -81,15 +74,15 @@ test('the person asks for the link by e-mail: it goes to the account’s own add
   await expect(sendLink).toContainText('We sent the link to a•••@example.com.');
 
   // A new session, for that address: the sandbox's outbox holds its link and code.
-  await expectPhase(page, 'awaiting_user');
-  const code = await sessionCodeOf(page);
+  await site.expectPhase('awaiting_user');
+  const code = await site.sessionCode();
   expect(code).not.toBe(firstCode);
-  const { verificationSessionId } = await boundIds(page.request);
+  const { verificationSessionId } = await site.boundIds();
   const sent = (await outbox(demo.sandbox)).filter((m) => m.verificationSessionId === verificationSessionId);
   expect(sent.map((m) => m.recipient)).toEqual(sent.map(() => person.email));
   const link = sent.find((m) => m.kind === 'link');
   expect(link?.channel).toBe('email');
-  expect(link?.link).toBe(await widgetPart(page, 'deep-link').getAttribute('href'));
+  expect(link?.link).toBe(await site.part('deep-link').getAttribute('href'));
   expect(link?.text).toContain(code);
 
   // The person opens it in the app, which asks for the one-time password sent to the same address.
@@ -99,6 +92,6 @@ test('the person asks for the link by e-mail: it goes to the account’s own add
   await app.getByTestId('otp-input').fill(String(sent.find((m) => m.kind === 'otp')?.otp));
   await app.getByTestId('otp-submit').click();
   await submitDocument(app);
-  await expectPhase(page, 'approved');
-  await continueToAccount(page);
+  await site.expectPhase('approved');
+  await site.continueToAccount();
 });

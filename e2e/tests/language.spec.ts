@@ -1,25 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '../support/fixtures.js';
-import {
-  continueToAccount,
-  expectPhase,
-  phone,
-  reviewer,
-  runScenario,
-  signIn,
-  snap,
-  submitDocument,
-  widget,
-  widgetPart,
-} from '../support/flow.js';
 
 const LANGUAGE = 'Language of the pages, the widget and the app';
 
 test('in Turkish the demo’s pages read Turkish with the widget, from /verify to /account', async ({
   page,
+  site,
 }) => {
-  await signIn(page);
-  await runScenario(page, 'Plain approval', async (p) => {
+  await site.signIn();
+  await site.runScenario('Plain approval', async (p) => {
     await p.getByLabel(LANGUAGE).selectOption('tr');
   });
 
@@ -34,19 +23,19 @@ test('in Turkish the demo’s pages read Turkish with the widget, from /verify t
   await expect(page.locator('#scenario-summary')).toHaveText(
     'Senaryo: hesabın e-postası, tek kullanımlık parola yok, onay kriteri yok, uygulama dili Türkçe, 30 dakika.',
   );
-  await expect(widgetPart(page, 'title')).toHaveText('Uygulamada devam edin');
+  await expect(site.part('title')).toHaveText('Uygulamada devam edin');
 
   // Manual review: the reviewer's panel speaks Turkish as well.
-  await submitDocument(phone(page), { scenario: 'manual_review' });
-  await expectPhase(page, 'in_manual_review');
+  await site.submitDocument({ scenario: 'manual_review' });
+  await site.expectPhase('in_manual_review');
   await expect(page.locator('#outcome')).toHaveText('Hizmetteki bir görevli belgeyi inceliyor.');
-  await expect(widgetPart(page, 'title')).toHaveText('Belgenizi bir görevli inceliyor');
-  await reviewer(page, 'İnceleyen görevli').getByRole('button', { name: 'Onayla' }).click();
-  await expectPhase(page, 'approved');
-  await expect(widgetPart(page, 'title')).toHaveText('Kimliğiniz doğrulandı');
+  await expect(site.part('title')).toHaveText('Belgenizi bir görevli inceliyor');
+  await site.reviewer('İnceleyen görevli').getByRole('button', { name: 'Onayla' }).click();
+  await site.expectPhase('approved');
+  await expect(site.part('title')).toHaveText('Kimliğiniz doğrulandı');
 
   // The account page.
-  await continueToAccount(page);
+  await site.continueToAccount();
   await expect(page.locator('html')).toHaveAttribute('lang', 'tr');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hesabınız');
   await expect(page.locator('#account-state')).toHaveText(
@@ -59,9 +48,10 @@ test('in Turkish the demo’s pages read Turkish with the widget, from /verify t
 
 test('in German the demo’s pages and the widget read German, the app English, from /verify to /account', async ({
   page,
+  site,
 }) => {
-  await signIn(page);
-  await runScenario(page, 'Plain approval', async (p) => {
+  await site.signIn();
+  await site.runScenario('Plain approval', async (p) => {
     await p.getByLabel(LANGUAGE).selectOption('de');
   });
 
@@ -74,13 +64,13 @@ test('in German the demo’s pages and the widget read German, the app English, 
   await expect(page.locator('#scenario-summary')).toHaveText(
     'Szenario: die E-Mail des Kontos, kein Einmalpasswort, keine Genehmigungskriterien, App auf Englisch, 30 Minuten.',
   );
-  await expect(widgetPart(page, 'title')).toHaveText('In der App fortfahren');
-  await expect(widgetPart(page, 'time')).toHaveText('Verbleibende Zeit: 30 Minuten');
+  await expect(site.part('title')).toHaveText('In der App fortfahren');
+  await expect(site.part('time')).toHaveText('Verbleibende Zeit: 30 Minuten');
 
-  await submitDocument(phone(page));
-  await expectPhase(page, 'approved');
-  await expect(widgetPart(page, 'title')).toHaveText('Ihre Identität ist bestätigt');
-  await continueToAccount(page);
+  await site.submitDocument();
+  await site.expectPhase('approved');
+  await expect(site.part('title')).toHaveText('Ihre Identität ist bestätigt');
+  await site.continueToAccount();
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ihr Konto');
   await expect(page.getByRole('button', { name: 'Meine Überprüfung vergessen' })).toBeVisible();
@@ -88,9 +78,10 @@ test('in German the demo’s pages and the widget read German, the app English, 
 
 test('in Arabic the pages and the widget read right to left, the code left to right, from /verify to /account', async ({
   page,
+  site,
 }) => {
-  await signIn(page);
-  await runScenario(page, 'Plain approval', async (p) => {
+  await site.signIn();
+  await site.runScenario('Plain approval', async (p) => {
     await p.getByLabel(LANGUAGE).selectOption('ar');
     await p.getByLabel('Duration in minutes (1 to 1440)').fill('2');
   });
@@ -103,18 +94,16 @@ test('in Arabic the pages and the widget read right to left, the code left to ri
     // Two minutes: Arabic's dual, a form Intl.PluralRules gives and English does not have.
     'السيناريو: البريد الإلكتروني للحساب، بلا كلمة مرور لمرة واحدة، بلا معايير موافقة، التطبيق بالإنجليزية، دقيقتان.',
   );
-  await expect(widget(page)).toHaveAttribute('dir', 'rtl');
-  await expect(widgetPart(page, 'title')).toHaveText('تابع في التطبيق');
-  await expect(widgetPart(page, 'time')).toHaveText('الوقت المتبقي: دقيقتان');
-  await expect(widgetPart(page, 'code').locator('[aria-hidden="true"]')).toHaveCSS('direction', 'ltr');
+  await expect(site.widget).toHaveAttribute('dir', 'rtl');
+  await expect(site.part('title')).toHaveText('تابع في التطبيق');
+  await expect(site.part('time')).toHaveText('الوقت المتبقي: دقيقتان');
+  await expect(site.part('code').locator('[aria-hidden="true"]')).toHaveCSS('direction', 'ltr');
   await expect
-    .poll(() =>
-      widgetPart(page, 'qr').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
-    )
+    .poll(() => site.part('qr').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
     .toBe(true);
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
-  await snap(page, 'verify-awaiting-ar', { docs: true });
+  await site.snap('verify-awaiting-ar', { docs: true });
   const desktop = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });
   const sideways = () =>
@@ -122,10 +111,10 @@ test('in Arabic the pages and the widget read right to left, the code left to ri
   expect(await sideways()).toBe(false);
   if (desktop) await page.setViewportSize(desktop);
 
-  await submitDocument(phone(page));
-  await expectPhase(page, 'approved');
-  await expect(widgetPart(page, 'title')).toHaveText('تم التحقق من هويتك');
-  await continueToAccount(page);
+  await site.submitDocument();
+  await site.expectPhase('approved');
+  await expect(site.part('title')).toHaveText('تم التحقق من هويتك');
+  await site.continueToAccount();
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('حسابك');
 });
