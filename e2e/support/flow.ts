@@ -94,6 +94,15 @@ export class DemoSite {
     return person;
   }
 
+  /** A new person (or `person`) signs in, shows the phone a document it approves, and reaches the account page. */
+  async signInVerified(person?: DemoPerson): Promise<DemoPerson> {
+    const signedIn = await this.signIn(person);
+    await this.submitDocument();
+    await this.expectPhase('approved');
+    await this.continueToAccount();
+    return signedIn;
+  }
+
   /** Picks a preset on the playground, lets the test adjust the form, then saves and runs it. */
   async runScenario(preset: Preset, adjust?: (page: Page) => Promise<void>): Promise<void> {
     await this.page.goto('/playground');

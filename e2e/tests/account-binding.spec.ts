@@ -9,10 +9,7 @@ test('verified once: still verified after signing out and in again, until forgot
   page,
   site,
 }) => {
-  const person = await site.signIn();
-  await site.submitDocument();
-  await site.expectPhase('approved');
-  await site.continueToAccount();
+  const person = await site.signInVerified();
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL((url) => url.pathname === '/');

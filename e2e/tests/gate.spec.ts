@@ -56,10 +56,7 @@ test('a visit reads the status once, then answers from the stored decision; a ne
   demo,
   newContext,
 }) => {
-  const person = await site.signIn();
-  await site.submitDocument();
-  await site.expectPhase('approved');
-  await site.continueToAccount();
+  const person = await site.signInVerified();
 
   // Inside the visit every gated request is answered from the stored decision: no read.
   const inVisit = new Date().toISOString();
@@ -116,10 +113,7 @@ test('a visit reads the status once, then answers from the stored decision; a ne
 });
 
 test('starting over keeps an approval; forgetting it shuts the gate at once', async ({ page, site }) => {
-  await site.signIn();
-  await site.submitDocument();
-  await site.expectPhase('approved');
-  await site.continueToAccount();
+  await site.signInVerified();
 
   // The kit never replaces an approved verification with a restart: the gate stays open.
   await page.goto('/verify');
@@ -149,10 +143,7 @@ test('the service down: a verified person inside a visit still reaches the accou
   const context = await newContext(own);
   try {
     const site = new DemoSite(await context.newPage());
-    const person = await site.signIn();
-    await site.submitDocument();
-    await site.expectPhase('approved');
-    await site.continueToAccount();
+    const person = await site.signInVerified();
 
     await sandbox.close();
 
