@@ -48,6 +48,8 @@ export interface FaultProxyStats {
   upstreamErrors: number;
   byOutcome: Record<Outcome, number>;
   byRoute: Record<UpstreamRoute, number>;
+  /** Forwarded requests by the upstream's status, e.g. `{ 200: 950, 429: 3 }`. */
+  byUpstreamStatus: Record<number, number>;
 }
 
 export interface FaultProxyOptions {
@@ -121,6 +123,7 @@ function emptyStats(): FaultProxyStats {
     upstreamErrors: 0,
     byOutcome: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>,
     byRoute: { create: 0, read: 0, verify: 0, qr: 0, other: 0 },
+    byUpstreamStatus: {},
   };
 }
 
@@ -151,6 +154,9 @@ class FaultLog {
 
   record(entry: FaultRecord): void {
     this.stats.byOutcome[entry.outcome]++;
+    const status = entry.upstreamStatus;
+    if (status !== undefined)
+      this.stats.byUpstreamStatus[status] = (this.stats.byUpstreamStatus[status] ?? 0) + 1;
     this.records.push(entry);
     if (this.records.length > this.keep * 2) this.records = this.records.slice(-this.keep);
   }

@@ -32,6 +32,12 @@ export interface AppConfig {
   /** The kit's bound on upstream reads per identification per second (its default: 5). */
   maxReadsPerSecond?: number;
   /**
+   * The service's limit the kit's read budget keeps under (`upstreamReadsPerSecond`, with the kit's
+   * own per-client and per-address shares). Default: none a load from one address would meet (the
+   * load's users all come from 127.0.0.1, the sandbox has no limit); the budget still counts.
+   */
+  upstreamReadsPerSecond?: number;
+  /**
    * Several instances as one site behind a load balancer (the chaos run): express-session in Redis
    * (connect-redis) under one shared secret, the Redis status bus and replay store, the creation
    * limits shared through Redis (`sessionLimit: { redis }`), and `trust proxy` 1 (the balancer's
@@ -115,7 +121,8 @@ export function createBenchApp(config: AppConfig) {
   app.post('/sign-in', (req, res, next) => {
     req.session.regenerate((error) => {
       if (error) return next(error);
-      req.session.userId = randomUUID();
+      // ?user= signs in again as an account that verified before (pnpm load --flood); else a new one.
+      req.session.userId = typeof req.query.user === 'string' ? req.query.user : randomUUID();
       res.status(201).json({ userId: req.session.userId });
     });
   });
@@ -179,6 +186,10 @@ function sharedParts(url: string | undefined) {
 
 function createKit(config: AppConfig, now: () => number, shared: ReturnType<typeof sharedParts> | undefined) {
   const { binding = 'session', eventsFile, webhookSecret, pollIntervalMs, maxReadsPerSecond } = config;
+  const reads =
+    config.upstreamReadsPerSecond === undefined
+      ? { upstreamReadsPerSecond: 100_000, readLimit: { perClient: 10_000, perIp: 1_000_000 } }
+      : { upstreamReadsPerSecond: config.upstreamReadsPerSecond };
   const bus: RedisStatusBus | undefined = shared?.bus;
   /** Each event as a JSON line, appended: it survives a kill -9 of the process. */
   const record = (event: StatusChangeEvent) =>
@@ -199,6 +210,7 @@ function createKit(config: AppConfig, now: () => number, shared: ReturnType<type
     ...(webhookSecret ? { webhookSecret } : {}),
     ...(pollIntervalMs ? { pollIntervalMs } : {}),
     ...(maxReadsPerSecond ? { maxReadsPerSecond } : {}),
+    ...reads,
     ...(bus === undefined ? {} : { statusBus: bus, replayStore: bus.replayStore }),
     ...(eventsFile === undefined ? {} : { onStatusChange: record }),
     now,

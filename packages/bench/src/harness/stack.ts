@@ -14,6 +14,8 @@ export interface StackOptions {
   webhookProxy?: (appUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
   /** A proxy between the kit and the sandbox that counts every upstream call. Default false. */
   countCalls?: boolean;
+  /** The sandbox's limit on the key: 429 with Retry-After beyond `requests` a window. Default none. */
+  rateLimit?: { requests: number; windowMs: number };
   /** Instances of the app, each its own process, configured alike (share a Redis to be one site). Default 1. */
   instances?: number;
   app?: Omit<AppConfig, 'upstreamUrl' | 'apiKey' | 'webhookSecret'>;
@@ -49,6 +51,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (webhookProxy) closers.push(() => webhookProxy.close());
     const { url: sandboxUrl, apiKey } = await sandbox.call('start', {
       reviewDelayMs: options.reviewDelayMs ?? 0,
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(webhookSecret
         ? { webhookUrl: `${webhookProxy?.url ?? appUrls[0]}/identity/webhook`, webhookSecret }
         : {}),

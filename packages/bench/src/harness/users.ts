@@ -8,6 +8,8 @@ export interface ApprovedUser {
   /** The Cookie header this person's browser sends. */
   cookie: string;
   identificationId: string;
+  /** The account it signed in to (`signIn`), to sign in again later: a new visit. */
+  userId?: string;
 }
 
 /** A browser of one person on the bench app; its responses stay out of the test transcript. */
@@ -30,7 +32,8 @@ export async function approvedUsers(
   const users: ApprovedUser[] = [];
   await runPool(count, 8, async () => {
     const browser = benchBrowser(stack);
-    if (signIn) expectStatus(201, await browser.post('/sign-in'), 'POST /sign-in');
+    const signedIn = signIn ? await browser.post<{ userId: string }>('/sign-in') : undefined;
+    if (signedIn) expectStatus(201, signedIn, 'POST /sign-in');
     const created = await browser.post<{ sessionCode: string }>('/identity/session');
     expectStatus(201, created, 'POST /identity/session');
     const { identificationId } = await sandbox.submitByCode(created.json.sessionCode, 'approve');
@@ -39,7 +42,11 @@ export async function approvedUsers(
     // The visit starts here (the default gate's read); the load's requests are inside it.
     expectStatus(200, await browser.get('/visit'), 'an approved user at /visit');
     await browser.post(`/bench/limit?id=${encodeURIComponent(identificationId)}`);
-    users.push({ cookie: browser.cookieHeader, identificationId });
+    users.push({
+      cookie: browser.cookieHeader,
+      identificationId,
+      ...(signedIn ? { userId: signedIn.json.userId } : {}),
+    });
   });
   return users;
 }

@@ -9,6 +9,11 @@ export const USAGE = `pnpm load [flags]   (bounded: stops by itself; everything 
   --soak-seconds S      run waves for S seconds, then expire everything
                         and show memory returning toward its baseline    default 0 (one run)
   --no-webhooks         no signed webhooks from the sandbox to the kit (long-polls re-read)
+  --flood               instead: verified people start visits while two addresses poll the
+                        status of 60 verifications each every 100 ms, against a service
+                        limited to --service-limit calls a second (goal: 0 refused)
+  --flood-seconds S     how long the flood lasts                         default 10
+  --service-limit N     the sandbox's calls a second on the key          default 40
   --max-seconds S       hard limit of the whole run                      default 900
   --publish             also write the committed packages/bench/load-results.json
 `;
@@ -21,6 +26,9 @@ export const LoadArgsSchema = z.strictObject({
   reviewDelayMs: int(0, 60_000).default(500),
   soakSeconds: int(0, 3_600).default(0),
   webhooks: z.boolean().default(true),
+  flood: z.boolean().default(false),
+  floodSeconds: int(1, 600).default(10),
+  serviceLimit: int(1, 100_000).default(40),
   maxSeconds: int(10, 7_200).default(900),
   publish: z.boolean().default(false),
   help: z.boolean().default(false),
@@ -61,7 +69,7 @@ export function parseFlags<S extends z.ZodObject>(
 }
 
 export const parseLoadArgs = (argv: readonly string[]) =>
-  parseFlags(argv, LoadArgsSchema, ['webhooks', 'publish', 'help']);
+  parseFlags(argv, LoadArgsSchema, ['webhooks', 'flood', 'publish', 'help']);
 
 /**
  * The hard limit of a bounded run (`pnpm load`, `pnpm chaos`): whatever happens, the process exits

@@ -4,6 +4,7 @@
  * (gitignored); --publish also into the committed packages/bench/load-results.json.
  */
 import { hardLimit, type LoadArgs, parseLoadArgs, USAGE } from './args.js';
+import { runFlood } from './flood.js';
 import { writeResults } from './report.js';
 import { runLoad } from './run-load.js';
 
@@ -21,7 +22,7 @@ if (args.help) {
 
 const { deadline, lift } = hardLimit('pnpm load', args.maxSeconds, 30);
 try {
-  const result = await runLoad(args, deadline);
+  const result = args.flood ? await runFlood(args) : await runLoad(args, deadline);
   const written = writeResults(result.mode, result.figures, args.publish);
   console.log(`\nfigures written to ${written.join(', ')} (key "${result.mode}")`);
   process.exitCode = result.ok ? 0 : 1;
