@@ -7,25 +7,20 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /**
- * A fresh context (no cookies). tsx (esbuild, keepNames) wraps named functions in `__name(...)`; the
- * functions we hand to page.evaluate carry that call into the page, so the page gets a no-op one.
- * `watchQr`: every page of it notes when its QR was painted (watchForQr, qrPainted).
+ * `run` in a fresh context (no cookies), closed after, whatever happens. tsx (esbuild, keepNames)
+ * wraps named functions in `__name(...)`; the functions we hand to page.evaluate carry that call into
+ * the page, so the page gets a no-op one. `watchQr`: every page of it notes when its QR was painted
+ * (watchForQr, qrPainted).
  */
-export async function newContext(browser: Browser, { watchQr = false } = {}): Promise<BrowserContext> {
-  const context = await browser.newContext();
-  await context.addInitScript('globalThis.__name = (target) => target;');
-  if (watchQr) await context.addInitScript(watchForQr);
-  return context;
-}
-
-/** `run` in a fresh context (newContext), closed after, whatever happens. */
 export async function withContext<T>(
   browser: Browser,
-  options: { watchQr?: boolean },
+  { watchQr = false }: { watchQr?: boolean },
   run: (context: BrowserContext) => Promise<T>,
 ): Promise<T> {
-  const context = await newContext(browser, options);
+  const context = await browser.newContext();
   try {
+    await context.addInitScript('globalThis.__name = (target) => target;');
+    if (watchQr) await context.addInitScript(watchForQr);
     return await run(context);
   } finally {
     await context.close();
