@@ -1,6 +1,6 @@
 import { loadavg } from 'node:os';
 import { Agent } from 'undici';
-import { startStack } from '../harness/stack.js';
+import { withStack } from '../harness/stack.js';
 import { approvedUsers, benchBrowser } from '../harness/users.js';
 import { sleep } from '../stats.js';
 import type { LoadArgs } from './args.js';
@@ -19,13 +19,13 @@ const VERIFIED_PEOPLE = 8;
  * the service. The kit runs with its default read budget (upstreamReadsPerSecond 20).
  */
 export async function runFlood(args: LoadArgs) {
-  const stack = await startStack({
+  const options = {
     webhooks: true,
     countCalls: true,
     rateLimit: { requests: args.serviceLimit, windowMs: 1000 },
-    app: { binding: 'memory', upstreamReadsPerSecond: 20 },
-  });
-  try {
+    app: { binding: 'memory' as const, upstreamReadsPerSecond: 20 },
+  };
+  return withStack(options, async (stack) => {
     const people = await approvedUsers(stack, VERIFIED_PEOPLE, true);
     const flooders = [];
     for (const address of FLOODING_ADDRESSES) {
@@ -79,7 +79,5 @@ export async function runFlood(args: LoadArgs) {
         `429 from the service ${figures.upstream429}`,
     );
     return { mode: 'flood', figures, ok: figures.verifiedRefused === 0 && figures.upstream429 === 0 };
-  } finally {
-    await stack.stop();
-  }
+  });
 }
