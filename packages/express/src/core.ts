@@ -28,6 +28,7 @@ import { RateLimits } from './rate-limits.js';
 import { browserCause, ReadBudget } from './read-budget.js';
 import { SendLink } from './send-link.js';
 import { SessionCreations } from './session-creation.js';
+import { perProcessParts } from './shared-parts.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from './status-bus.js';
 import { StatusEvents } from './status-events.js';
 import { isGone, StatusReader } from './status-reader.js';
@@ -133,6 +134,12 @@ export class KitCore {
     this.#unsubscribe = this.bus.subscribe((identificationId, hint) =>
       this.applyHint(identificationId, hint),
     );
+    const perProcess = perProcessParts(options);
+    if (perProcess.length > 0) {
+      this.warnOnce(
+        `some of the kit's state is shared between instances and some is not: ${perProcess.join(', ')}: each instance keeps its own (share them too, or each counts and hears for one instance alone)`,
+      );
+    }
   }
 
   get closed(): boolean {

@@ -1,6 +1,6 @@
 import { generateWebhookSecret, isVerifyKitError } from '@verify-kit/client';
 import { describe, expect, it } from 'vitest';
-import { createVerifyKit, type VerifyKitOptions } from '../src/index.js';
+import { createMemoryBindingStore, createVerifyKit, type VerifyKitOptions } from '../src/index.js';
 
 const KEY = 'sk_test_options_a1b2c3d4e5';
 const VALID = { baseUrl: 'https://idv.example.com', apiKey: KEY, workflowId: 'default' };
@@ -142,5 +142,42 @@ describe('createVerifyKit refusing options', () => {
 
   it('refuses a non-object', () => {
     expect(creationError(undefined).message).toMatch(/options must be an object/);
+  });
+});
+
+describe('state shared between instances, or not', () => {
+  /** The warnings createVerifyKit logs with these options. */
+  async function warningsWith(patch: Partial<VerifyKitOptions>): Promise<string[]> {
+    const warnings: string[] = [];
+    const kit = createVerifyKit({
+      ...VALID,
+      ...patch,
+      logger: { warn: (message) => warnings.push(message) },
+    });
+    await kit.close();
+    return warnings.filter((message) => message.includes('shared between instances'));
+  }
+
+  it('a kit with some shared parts names, once at startup, the ones each instance keeps for itself', async () => {
+    // Your database as the binding store, nothing else shared: limits and hints stay per instance.
+    const bindingStore = { ...createMemoryBindingStore() };
+    const [warning, ...more] = await warningsWith({ bindingStore });
+    expect(more).toEqual([]);
+    expect(warning).toMatch(
+      /statusBus, replayStore, sessionLimit\.redis \(creation limits and the read budget\)/,
+    );
+    expect(warning).not.toMatch(/bindingStore/);
+  });
+
+  it('says nothing when everything is per process (one instance) or everything is shared', async () => {
+    expect(await warningsWith({})).toEqual([]);
+    const bus = { publish: () => undefined, subscribe: () => () => undefined };
+    const everything = {
+      bindingStore: { ...createMemoryBindingStore() },
+      statusBus: bus,
+      replayStore: { claim: () => true },
+      sessionLimit: false as const,
+    };
+    expect(await warningsWith(everything)).toEqual([]);
   });
 });
