@@ -1,0 +1,129 @@
+import { decodeBase64 } from './base64.js';
+import { VerifyKitError } from './errors.js';
+import { webhookSecretKey, webhookSecretProblem } from './webhook-secret.js';
+
+/*
+ * Standard Webhooks v1 verification (https://www.standardwebhooks.com; docs/architecture.md,
+ * decision 13) on crypto.subtle, giving the answers of @verify-kit/client's verifyWebhook (node:crypto)
+ * for the same input. The signed content is `<webhook-id>.<webhook-timestamp>.<body>`; the header
+ * `webhook-signature` holds space-separated `v1,<base64 HMAC-SHA256>` entries, any one of which, under
+ * any one of the secrets, passes.
+ *
+ * The comparison is constant-time and costs one HMAC of the body per secret, however many entries the
+ * header holds: the expected MAC is computed once per secret, then each entry is checked by
+ * `crypto.subtle.verify` under a random per-process key against the MAC of the expected MAC (the
+ * "double HMAC" comparison), so no entry is compared byte by byte in JavaScript.
+ */
+
+export interface VerifyWebhookInput {
+  /** One secret (`whsec_<base64>`, the prefix optional), or several during a rotation. */
+  secret: string | readonly string[];
+  /** The request's headers (`request.headers`); a repeated header arrives joined with `, `. */
+  headers: Headers;
+  /** The raw body, exactly as received. */
+  body: string | Uint8Array;
+  /** Default 300 s. */
+  toleranceSeconds?: number;
+  /** Unix seconds; for tests. */
+  now?: number;
+}
+
+export interface VerifiedWebhook {
+  id: string;
+  timestamp: number;
+}
+
+const DEFAULT_TOLERANCE_SECONDS = 300;
+const UNIX_SECONDS = /^[0-9]{1,15}$/;
+const HMAC = { name: 'HMAC', hash: 'SHA-256' } as const;
+const encoder = new TextEncoder();
+
+let comparisonKey: Promise<CryptoKey> | undefined;
+function comparisonKeyOnce(): Promise<CryptoKey> {
+  comparisonKey ??= crypto.subtle.generateKey(HMAC, false, ['sign', 'verify']) as Promise<CryptoKey>;
+  return comparisonKey;
+}
+
+/**
+ * Resolves `{ id, timestamp }` of a webhook signed by one of the secrets; rejects with a VerifyKitError
+ * WEBHOOK_HEADERS_MISSING | WEBHOOK_TIMESTAMP_STALE | WEBHOOK_SIGNATURE_INVALID, or INVALID_OPTIONS for
+ * a malformed secret (a configuration error, not a verification result).
+ */
+export async function verifyWebhook(input: VerifyWebhookInput): Promise<VerifiedWebhook> {
+  const secrets = typeof input.secret === 'string' ? [input.secret] : [...(input.secret ?? [])];
+  if (secrets.length === 0) {
+    throw new VerifyKitError('INVALID_OPTIONS', 'at least one webhook secret is required');
+  }
+  const keyBytes = secrets.map((secret) => {
+    const key = webhookSecretKey(secret);
+    if (key === undefined) {
+      throw new VerifyKitError('INVALID_OPTIONS', `webhook secret ${webhookSecretProblem(secret)}`);
+    }
+    return key;
+  });
+
+  const id = input.headers.get('webhook-id')?.trim();
+  const timestampText = input.headers.get('webhook-timestamp')?.trim();
+  const signatureText = input.headers.get('webhook-signature')?.trim();
+  // Headers joins a repeated header with ", ": a repeated webhook-id is malformed, as in the client.
+  if (!id || id.includes(', ') || !timestampText || !signatureText) {
+    throw new VerifyKitError(
+      'WEBHOOK_HEADERS_MISSING',
+      'webhook-id, webhook-timestamp and webhook-signature headers are required',
+    );
+  }
+  if (!UNIX_SECONDS.test(timestampText)) {
+    throw new VerifyKitError(
+      'WEBHOOK_HEADERS_MISSING',
+      'webhook-timestamp must be an integer (Unix seconds)',
+    );
+  }
+  const timestamp = Number(timestampText);
+  const now = input.now ?? Math.floor(Date.now() / 1000);
+  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (Math.abs(now - timestamp) > tolerance) {
+    throw new VerifyKitError(
+      'WEBHOOK_TIMESTAMP_STALE',
+      `webhook timestamp is more than ${tolerance} s away from now`,
+    );
+  }
+
+  const candidates = signatureCandidates(signatureText);
+  if (candidates.length > 0) {
+    const signed = signedContent(id, timestamp, input.body);
+    const compare = await comparisonKeyOnce();
+    for (const bytes of keyBytes) {
+      const key = await crypto.subtle.importKey('raw', bytes, HMAC, false, ['sign']);
+      const expected = await crypto.subtle.sign('HMAC', key, signed);
+      const expectedTag = await crypto.subtle.sign('HMAC', compare, expected);
+      for (const candidate of candidates) {
+        // HMAC(R, candidate) against HMAC(R, expected), compared inside crypto.subtle.
+        if (await crypto.subtle.verify('HMAC', compare, expectedTag, candidate)) {
+          return { id, timestamp };
+        }
+      }
+    }
+  }
+  throw new VerifyKitError('WEBHOOK_SIGNATURE_INVALID', 'no webhook signature matched');
+}
+
+/** The decoded `v1` entries; a repeated header arrives joined with ", " (a comma base64 never holds). */
+function signatureCandidates(header: string): Uint8Array<ArrayBuffer>[] {
+  const found: Uint8Array<ArrayBuffer>[] = [];
+  for (const entry of header.split(/\s+/)) {
+    const text = entry.replace(/,$/, '');
+    if (!text.startsWith('v1,')) continue;
+    const bytes = decodeBase64(text.slice(3));
+    if (bytes !== undefined) found.push(bytes);
+  }
+  return found;
+}
+
+function signedContent(id: string, timestamp: number, body: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  const prefix = encoder.encode(`${id}.${timestamp}.`);
+  const rest = typeof body === 'string' ? encoder.encode(body) : body;
+  const out = new Uint8Array(prefix.length + rest.length);
+  out.set(prefix);
+  out.set(rest, prefix.length);
+  return out;
+}
