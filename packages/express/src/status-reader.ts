@@ -31,7 +31,7 @@ interface InFlight {
 interface Latest {
   identification: Identification;
   readAt: number;
-  /** A webhook said it changed: never reused as fresh, only answered to a refused poll. */
+  /** A webhook said it changed, or a later read failed: never reused as fresh, only shown to a refused poll. */
   outdated?: true;
   /** Known without a read (remember()): never stands for a refusal at the gate. */
   assumed?: true;
@@ -158,8 +158,9 @@ export class StatusReader {
         throw error;
       }
     } catch (cause: unknown) {
-      // The latest answer is a failure: nothing older may stand in for it (fail closed).
-      if (settle()) this.#latest.delete(key);
+      // The latest answer is a failure: nothing older may stand in for it as fresh (fail closed);
+      // a poll the budget refuses may still be shown it.
+      if (settle()) this.#outdate(key);
       const error = isVerifyKitError(cause)
         ? cause
         : new VerifyKitError(ERROR_CODES.UPSTREAM_UNAVAILABLE, 'reading the identification failed', {
@@ -207,9 +208,13 @@ export class StatusReader {
   /** A webhook said this identification changed: forget what we know and what is in flight. */
   invalidate(identificationId: string): void {
     const key = identificationKey(identificationId);
-    const latest = this.#latest.get(key);
-    if (latest !== undefined) this.#latest.set(key, { ...latest, outdated: true });
+    this.#outdate(key);
     this.#inFlight.delete(key);
+  }
+
+  #outdate(key: string): void {
+    const latest = this.#latest.get(key);
+    if (latest !== undefined && !latest.outdated) this.#latest.set(key, { ...latest, outdated: true });
   }
 
   clear(): void {

@@ -48,7 +48,9 @@ const EXPECTED: Record<Exclude<Fault, '404'>, Expected> = {
   'wrong-shape': { code: 'UPSTREAM_BAD_RESPONSE', status: 502, reuse: 502, create: 502 },
   // Not a failure for the widget (phase in_review), but the gate fails closed on it (docs/architecture.md).
   'unknown-status': { code: 'UPSTREAM_UNKNOWN_STATUS', status: 200, reuse: 201, create: 201 },
-  '429': { code: 'UPSTREAM_RATE_LIMITED', status: 503, reuse: 503, create: 503 },
+  // The service asked to wait: the gate fails closed, while a browser's status is answered from
+  // what the kit knows (read-budget.test.ts), as is a resume; only a new creation fails.
+  '429': { code: 'UPSTREAM_RATE_LIMITED', status: 200, reuse: 201, create: 503 },
 };
 
 type ErrorJson = { error?: { code: string; message: string } };
@@ -85,6 +87,7 @@ describe('a misbehaving upstream × (gate, /status, /session)', () => {
       expect(status.status).toBe(expected.status);
       if (fault === 'unknown-status')
         expect(status.json).toMatchObject({ status: 'ON_HOLD_FOR_AUDIT', phase: 'in_review' });
+      else if (fault === '429') expect(status.json.phase).toBe('awaiting_user');
       else expect(status.json.error?.code).toBe(expected.code);
 
       // statusOf throws, so the integrator's custom logic fails closed too (the test app answers 503).
@@ -96,6 +99,7 @@ describe('a misbehaving upstream × (gate, /status, /session)', () => {
       const reuse = await bound.post<SessionResponseBody & ErrorJson>('/identity/session');
       expect(reuse.status).toBe(expected.reuse);
       if (fault === 'unknown-status') expect(reuse.json.phase).toBe('in_review');
+      else if (fault === '429') expect(reuse.json.phase).toBe('awaiting_user');
       else expect(reuse.json.error?.code).toBe(expected.code);
 
       const fresh = await app.browser().post<SessionResponseBody & ErrorJson>('/identity/session');

@@ -2,10 +2,11 @@
 // everybody. Over real HTTP against the real sandbox limited to 40 calls a second on the key, two
 // addresses hold 30 anonymous verifications each and poll them every 50 ms, while verified people
 // open the gated page in new visits: every one of them gets in, and the service never answers 429.
-import { type Browser, logLines } from '@verify-kit/testkit';
+import { startSandbox } from '@verify-kit/sandbox';
+import { type Browser, logLines, startFaultProxy } from '@verify-kit/testkit';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { signedInUser } from './support/app.js';
+import { signedInUser, startApp } from './support/app.js';
 import { useSandboxApp, verifyIn } from './support/fixtures.js';
 
 const API_KEY = 'sk_test_read_budget_6c1f';
@@ -82,5 +83,36 @@ describe('one client cannot make the service look down for everybody', () => {
     expect(polls.length).toBeGreaterThan(1000);
     expect(polls.filter((status) => status !== 200 && status !== 429)).toEqual([]);
     expect(logLines.filter((line) => line.includes('answered 429'))).toEqual([]);
+  });
+});
+
+describe('the service’s own 429 is honoured', () => {
+  it('no read reaches the service during its Retry-After: polls are answered from the last read', async () => {
+    const sandbox = await startSandbox({ apiKey: API_KEY, rateLimit: { requests: 3, windowMs: 3000 } });
+    const proxy = await startFaultProxy({ target: sandbox.url });
+    const app = await startApp({
+      baseUrl: proxy.url,
+      apiKey: API_KEY,
+      retries: 0,
+      readLimit: { perClient: 1000, perIp: 1000 },
+    });
+    try {
+      const person = app.browser();
+      expect((await person.post('/identity/session')).status).toBe(201); // the service's first call
+      const answers: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        answers.push((await person.get('/identity/status')).status);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // The creation, two reads answered, one 429, then nothing more until the Retry-After has passed.
+      expect(proxy.stats().byUpstreamStatus).toEqual({ 201: 1, 200: 2, 429: 1 });
+      // The poll whose read was answered 429 fails (503); the rest are answered from the last read.
+      expect(answers.filter((status) => status !== 200)).toEqual([503]);
+      expect(logLines.filter((line) => line.includes('answered 429'))).toHaveLength(1);
+    } finally {
+      await app.close();
+      await proxy.close();
+      await sandbox.close();
+    }
   });
 });
