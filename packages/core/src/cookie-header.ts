@@ -13,7 +13,7 @@ export interface CookieOptions {
 }
 
 export interface SetCookieOptions extends CookieOptions {
-  /** Lifetime in whole seconds; left out, a session cookie (gone when the browser closes). */
+  /** Lifetime in whole seconds, at most 400 days; left out, a session cookie (gone when the browser closes). */
   maxAge?: number;
 }
 
@@ -23,6 +23,8 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** RFC 6265 cookie-octets: no white space, DQUOTE, comma, semicolon or backslash. */
 const COOKIE_OCTETS = /^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$/;
 const EPOCH = 'Thu, 01 Jan 1970 00:00:00 GMT';
+/** RFC 6265bis: browsers cap a cookie's lifetime at 400 days; asking more is a mistake to catch early. */
+const MAX_AGE_LIMIT = 400 * 24 * 60 * 60;
 
 /** The name on the wire: `__Host-<name>` over https, `<name>` over http. */
 export function cookieName(name: string, { secure }: CookieOptions): string {
@@ -41,8 +43,11 @@ export function serializeCookie(name: string, value: string, options: SetCookieO
     throw new VerifyKitError('INVALID_OPTIONS', 'a cookie value must be cookie-octets (e.g. base64url)');
   }
   const { maxAge } = options;
-  if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge >= 0)) {
-    throw new VerifyKitError('INVALID_OPTIONS', 'maxAge must be a non-negative integer (seconds)');
+  if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge >= 0 && maxAge <= MAX_AGE_LIMIT)) {
+    throw new VerifyKitError(
+      'INVALID_OPTIONS',
+      `maxAge must be whole seconds from 0 to ${MAX_AGE_LIMIT} (400 days, what browsers keep at most)`,
+    );
   }
   const lifetime = maxAge === undefined ? '' : `; Max-Age=${maxAge}`;
   return `${cookieName(name, options)}=${value}; Path=/${lifetime}${attributes(options)}`;

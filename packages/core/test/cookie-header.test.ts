@@ -21,9 +21,12 @@ describe('serializeCookie', () => {
     expect(serializeCookie('vk', 'abc', http)).toBe('vk=abc; Path=/; HttpOnly; SameSite=Lax');
   });
 
-  it('a lifetime in seconds, as Max-Age', () => {
+  it('a lifetime in seconds, as Max-Age, up to the 400 days browsers keep', () => {
     expect(serializeCookie('vk', 'abc', { secure: true, maxAge: 3600 })).toBe(
       '__Host-vk=abc; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=Lax',
+    );
+    expect(serializeCookie('vk', 'abc', { secure: false, maxAge: 34_560_000 })).toBe(
+      'vk=abc; Path=/; Max-Age=34560000; HttpOnly; SameSite=Lax',
     );
   });
 
@@ -42,6 +45,7 @@ describe('serializeCookie', () => {
     ['a value with a comma', () => serializeCookie('vk', 'a,b', https)],
     ['a fractional maxAge', () => serializeCookie('vk', 'abc', { secure: true, maxAge: 1.5 })],
     ['a negative maxAge', () => serializeCookie('vk', 'abc', { secure: true, maxAge: -1 })],
+    ['a maxAge over 400 days', () => serializeCookie('vk', 'abc', { secure: true, maxAge: 34_560_001 })],
   ])('refuses %s with INVALID_OPTIONS', (_name, run) => {
     expect(run).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     try {
