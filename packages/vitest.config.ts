@@ -32,6 +32,7 @@ const UNIT = [
   'packages/client/test/verify-webhook.test.ts',
   'packages/client/test/webhooks.test.ts',
   'packages/core/test/cookie-header.test.ts',
+  'packages/core/test/exports.test.ts',
   'packages/core/test/sealed-cookie.test.ts',
   'packages/core/test/webhooks.test.ts',
   'packages/express/test/exports.test.ts',
