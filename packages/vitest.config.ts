@@ -35,6 +35,7 @@ const UNIT = [
   'packages/core/test/exports.test.ts',
   'packages/core/test/sealed-cookie.test.ts',
   'packages/core/test/webhooks.test.ts',
+  'packages/express/test/decide.test.ts',
   'packages/express/test/exports.test.ts',
   'packages/express/test/import-cycles.test.ts',
   'packages/express/test/lru.test.ts',

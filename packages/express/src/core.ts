@@ -11,13 +11,7 @@ import { createAudit } from './audit.js';
 import type { VerificationBinding } from './binding.js';
 import { isPerProcessStore } from './binding-store.js';
 import { Bindings, isThenable, type Owner } from './bindings.js';
-import {
-  type DecideOptions,
-  type DecisionSource,
-  Decisions,
-  type Prefetched,
-  type VisitMarker,
-} from './decisions.js';
+import { type DecideOptions, Decisions, type VisitMarker } from './decisions.js';
 import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
 import { createLog, type Log } from './log.js';
 import type { Dispatcher, ResolvedOptions } from './options.js';
@@ -34,33 +28,11 @@ import { StatusEvents } from './status-events.js';
 import { isGone, StatusReader } from './status-reader.js';
 import { StatusWatch } from './status-watch.js';
 import { SESSION_ENDED_EVENTS, SubmissionHints } from './submission-hints.js';
+import type { Found, Verdict } from './verdict.js';
 
-export interface Found {
-  owner: Owner;
-  binding: VerificationBinding;
-  identification: Identification;
-  view: StatusResponseBody;
-}
+export type { Found };
 
 export type Lookup = Found | { owner: Owner; binding: undefined };
-
-/** The gate's and statusOf's lookup: how the status was had, and the visit it starts (decisions.ts). */
-export type Decision =
-  | (Found & { source: DecisionSource; visit?: VisitMarker })
-  | { owner: Owner; binding: undefined };
-
-/** KitCore.decideGate: granted from the stored decision of the visit, without the binding. */
-export interface StoredGrant {
-  granted: true;
-  owner: Owner;
-  identificationId: string;
-  source: DecisionSource;
-}
-
-/** KitCore.grantNow: granted from the stored decision at once, or the owner for decide(). */
-export type GrantNow =
-  | { granted: true; owner: Owner; identificationId: string; source: DecisionSource }
-  | { granted: false; owner?: Owner | Promise<Owner> };
 
 /** Everything the routes and the gate share; one per createVerifyKit call. */
 export class KitCore {
@@ -220,76 +192,83 @@ export class KitCore {
   }
 
   /**
-   * The gate's grant inside a visit when everything answers at once (accountOf, a store of this
-   * process): what decide() would answer from the stored decision, without its steps of waiting
-   * (BENCHMARKS.md, "Where the time goes inside a visit"). Otherwise the owner found so far, for
-   * decide() to go on from (accountOf is asked once per request).
+   * The one decision of a gated request (the gate, statusOf), in one order of steps for every store:
+   * the visit's stored decision, then the binding, then a read (decisions.ts). A verdict at once
+   * when everything answers at once (accountOf, a store of this process: BENCHMARKS.md, "Where the
+   * time goes inside a visit"), else a promise of one. Throws only what is not the service's
+   * (a closed kit, accountOf, a store that fails).
    */
-  grantNow(req: Request, options: DecideOptions = {}): GrantNow {
-    if (this.#closed || !this.decisions.mayGrantNow(options)) return { granted: false };
+  decide(req: Request, options: DecideOptions = {}): Verdict | Promise<Verdict> {
+    this.assertOpen();
     const owner = this.bindings.ownerNow(req);
-    if (isThenable(owner)) return { granted: false, owner };
+    if (isThenable(owner)) return owner.then((known) => this.#decideFrom(req, known, options));
+    return this.#grantNow(req, owner, options) ?? this.#decideFrom(req, owner, options);
+  }
+
+  /** Inside a visit with a store of this process: the stored APPROVED grants, with no step of waiting. */
+  #grantNow(req: Request, owner: Owner, options: DecideOptions): Verdict | undefined {
+    if (!this.decisions.mayGrantNow(options)) return undefined;
     const binding = this.bindings.findNow(req, owner);
-    // An anonymous visitor's first approval moves the session (approvedBy): decide() does that.
+    // An anonymous visitor's first approval moves the session (approvedBy): the full path does that.
     if (binding === undefined || (owner.accountId === undefined && binding.approvedAt === undefined)) {
-      return { granted: false, owner };
+      return undefined;
     }
     const { identificationId } = binding;
-    const decided = this.decisions.storedGrantNow(req, owner, identificationId, options);
-    if (decided === undefined) return { granted: false, owner };
-    return { granted: true, owner, identificationId, source: decided.source };
+    if (this.decisions.storedGrantNow(req, owner, identificationId, options) === undefined) return undefined;
+    return {
+      kind: 'granted',
+      reason: 'visit-stored',
+      owner,
+      identificationId,
+      found: this.#found(owner, binding),
+    };
   }
 
-  /** The verification of a gated request (gate, statusOf): per visit, or a read each time. */
-  async decide(req: Request, options: DecideOptions = {}, known?: Owner | Promise<Owner>): Promise<Decision> {
-    const owner = await (known ?? this.bindings.ownerOf(req));
-    return this.#decideFor(req, options, owner, this.decisions.prefetch(req, owner, options));
-  }
-
-  /**
-   * The gate's decide(): inside an account's visit with a shared store, the stored decision of the
-   * visit's identification grants alone, one store call (Decisions.grantStored has why that is
-   * safe); anything else goes on to decide() with the same prefetched call. A store of this process
-   * keeps the binding check (it costs nothing there; grantNow).
-   */
-  async decideGate(
-    req: Request,
-    options: DecideOptions = {},
-    known?: Owner | Promise<Owner>,
-  ): Promise<Decision | StoredGrant> {
-    const owner = await (known ?? this.bindings.ownerOf(req));
+  async #decideFrom(req: Request, owner: Owner, options: DecideOptions): Promise<Verdict> {
+    // Inside an account's visit with a shared store, the visit's stored decision grants alone (one
+    // store call: Decisions.grantStored has why that is safe); else the same call serves below.
     const early = this.decisions.prefetch(req, owner, options);
     if (early !== undefined && !isPerProcessStore(this.bindings.store)) {
-      const decided = await this.decisions.grantStored(req, owner, early, options);
-      if (decided !== undefined) {
-        return { granted: true, owner, identificationId: early.identificationId, source: decided.source };
+      if ((await this.decisions.grantStored(req, owner, early, options)) !== undefined) {
+        return { kind: 'granted', reason: 'visit-stored', owner, identificationId: early.identificationId };
       }
     }
-    return this.#decideFor(req, options, owner, early);
-  }
-
-  async #decideFor(
-    req: Request,
-    options: DecideOptions,
-    owner: Owner,
-    early: Prefetched | undefined,
-  ): Promise<Decision> {
     const binding = await this.bindings.find(req, owner);
-    if (binding === undefined) return { owner, binding };
+    if (binding === undefined) return { kind: 'unbound', reason: 'no-binding', owner };
     let decided: Awaited<ReturnType<Decisions['decide']>>;
     try {
       decided = await this.decisions.decide(req, owner, binding.identificationId, options, early);
     } catch (error) {
       // Gone at the service (its stored decision invalidated by the reader): no verification.
-      if (isGone(error)) return { owner, binding: undefined };
+      if (isGone(error)) return { kind: 'unbound', reason: 'gone', owner };
+      if (isUpstreamError(error)) return { kind: 'unavailable', reason: error.code, owner, error };
       throw error;
     }
-    const describe = () => this.describe(binding, decided.identification);
-    // Worked out when asked for: a grant (most gated requests) never needs it.
+    const found = this.#found(owner, binding, decided.identification);
+    const reason = decided.source === 'read' ? 'read' : 'stored-refusal';
+    if (!isApproved(decided.identification.status)) return { kind: 'refused', reason, owner, found };
+    await this.approvedBy(req, found, 'visit' in decided ? decided.visit : undefined);
+    const identificationId = binding.identificationId;
+    return {
+      kind: 'granted',
+      reason: decided.source === 'read' ? 'read' : 'visit-stored',
+      owner,
+      identificationId,
+      found,
+    };
+  }
+
+  /** A verdict's verification; its view is worked out when asked for (a grant seldom needs it). */
+  #found(
+    owner: Owner,
+    binding: VerificationBinding,
+    identification: Identification = { id: binding.identificationId, status: 'APPROVED' },
+  ): Found {
+    const describe = () => this.describe(binding, identification);
     return {
       owner,
       binding,
-      ...decided,
+      identification,
       get view() {
         return describe();
       },
@@ -300,10 +279,10 @@ export class KitCore {
    * A proven request saw its verification approved: the session id moves (anonymous, first time),
    * then the visit this read started is entered in the session (the moved one).
    */
-  async approvedBy(req: Request, found: Found & { visit?: VisitMarker }): Promise<void> {
+  async approvedBy(req: Request, found: Found, visit?: VisitMarker): Promise<void> {
     if (isApproved(found.identification.status)) {
       await this.bindings.approved(req, found.owner, found.binding, this.now());
-      if (found.visit !== undefined) this.decisions.enter(req, found.visit);
+      if (visit !== undefined) this.decisions.enter(req, visit);
     }
   }
 

@@ -1,14 +1,16 @@
-import { isApproved, isKnownStatus, VerifyKitError } from '@verify-kit/client';
+import { isKnownStatus, VerifyKitError } from '@verify-kit/client';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import type { GrantNow, KitCore } from './core.js';
+import { isThenable } from './bindings.js';
+import type { KitCore } from './core.js';
 import type { DecisionSettings, Freshness } from './decisions.js';
-import { ERROR_CODE, isUpstreamError, kitError, sendError } from './errors.js';
+import { ERROR_CODE, kitError, sendError } from './errors.js';
 import { FreshnessSchema, fn } from './option-schemas.js';
 import { invalidOptions } from './options.js';
 import type { ErrorResponseBody, Phase } from './protocol.js';
 import { isNavigation, sameOriginPath } from './request-guards.js';
 import { sendUnavailablePage } from './unavailable-page.js';
+import { sourceOf, type Verdict } from './verdict.js';
 
 export interface RequireApprovedOptions {
   /** Where browser navigations go when not approved (a path of this site), with `?returnTo=<path>`. */
@@ -130,72 +132,7 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
     ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
   };
   return (req, res, next) => {
-    let passed = false;
-    // Inside a visit with a store of this process: granted at once, no step of waiting.
-    let quick: GrantNow;
-    try {
-      quick = core.grantNow(req, decideOptions);
-    } catch (error) {
-      // Answered as decide()'s failures are, below.
-      quick = { granted: false, owner: Promise.reject(error) };
-    }
-    if (quick.granted) {
-      const { owner, identificationId, source } = quick;
-      core.audit({ type: 'gate.granted', accountId: owner.accountId, identificationId, source });
-      next();
-      return;
-    }
-    const known = quick.owner;
-    const run = async () => {
-      core.assertOpen();
-      const found = await core.decideGate(req, decideOptions, known);
-      if ('granted' in found) {
-        const { owner, identificationId, source } = found;
-        core.audit({ type: 'gate.granted', accountId: owner.accountId, identificationId, source });
-        passed = true;
-        next();
-        return;
-      }
-      const { accountId } = found.owner;
-      const source = found.binding === undefined ? undefined : found.source;
-      const refused = (status: string | null, phase: Phase | null) => {
-        core.audit({
-          type: 'gate.denied',
-          accountId,
-          identificationId: found.binding?.identificationId,
-          detail: phase,
-          ...(source === undefined ? {} : { source }),
-        });
-        if (onRefuse === 'next') next(notApproved(status, phase));
-        else refuse(req, res, redirectTo, status, phase);
-      };
-      if (found.binding === undefined) return refused(null, null);
-      const { identification, view } = found;
-      // An unknown status is an upstream failure for the gate (503), never a pass.
-      if (!isKnownStatus(identification.status)) {
-        throw kitError(ERROR_CODE.UPSTREAM_UNKNOWN_STATUS, 'unknown identification status');
-      }
-      if (!isApproved(identification.status)) return refused(view.status, view.phase);
-      await core.approvedBy(req, found);
-      core.audit({
-        type: 'gate.granted',
-        accountId,
-        identificationId: found.binding.identificationId,
-        source: found.source,
-      });
-      passed = true;
-      next();
-    };
-    run().catch((error: unknown) => {
-      // Fail closed: nothing after a failure reaches next(); the handler's own errors are not ours.
-      if (passed) {
-        next(error);
-        return;
-      }
-      if (!isUpstreamError(error)) {
-        core.fail(res, error, 'requireApproved');
-        return;
-      }
+    const unavailable = (error: VerifyKitError) => {
       core.audit({ type: 'gate.denied', detail: error.code });
       core.logFailure(error, 'requireApproved');
       if (onUnavailable !== undefined) {
@@ -209,6 +146,49 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
       } else {
         sendError(res, error, 503);
       }
-    });
+    };
+    const answer = (verdict: Verdict) => {
+      const { owner } = verdict;
+      if (verdict.kind === 'unavailable') return unavailable(verdict.error);
+      const status = verdict.kind === 'unbound' ? null : verdict.found?.identification.status;
+      // An unknown status is an upstream failure for the gate (503), never a pass.
+      if (status != null && !isKnownStatus(status)) {
+        return unavailable(kitError(ERROR_CODE.UPSTREAM_UNKNOWN_STATUS, 'unknown identification status'));
+      }
+      const identificationId =
+        verdict.kind === 'unbound' ? undefined : verdict.found?.binding.identificationId;
+      const source = sourceOf(verdict);
+      if (verdict.kind === 'granted') {
+        const granted = { accountId: owner.accountId, identificationId: verdict.identificationId };
+        core.audit({ type: 'gate.granted', ...granted, ...(source === undefined ? {} : { source }) });
+        next();
+        return;
+      }
+      const view = verdict.kind === 'refused' ? verdict.found.view : undefined;
+      const phase = view?.phase ?? null;
+      core.audit({
+        type: 'gate.denied',
+        accountId: owner.accountId,
+        identificationId,
+        detail: phase,
+        ...(source === undefined ? {} : { source }),
+      });
+      if (onRefuse === 'next') next(notApproved(view?.status ?? null, phase));
+      else refuse(req, res, redirectTo, view?.status ?? null, phase);
+    };
+    // Fail closed: nothing after a failure reaches next(); the handler's own errors are not ours.
+    const fail = (error: unknown) => core.fail(res, error, 'requireApproved');
+    let verdict: Verdict | Promise<Verdict>;
+    try {
+      verdict = core.decide(req, decideOptions);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    if (!isThenable(verdict)) {
+      answer(verdict);
+      return;
+    }
+    verdict.then(answer, fail);
   };
 }

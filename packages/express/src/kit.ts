@@ -9,6 +9,7 @@ import type { Phase } from './protocol.js';
 import { createRouter } from './router.js';
 import { noVerification } from './routes/status.js';
 import { parseShutdownOptions, type ShutdownOptions, shutdown } from './shutdown.js';
+import { sourceOf } from './verdict.js';
 
 export interface StatusOfOptions {
   /** Default the kit's: 'visit' reads at the start of a visit and answers from the stored decision inside it. */
@@ -73,19 +74,32 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
     router: createRouter(core),
     requireApproved: (gateOptions) => createGate(core, gateOptions),
     async statusOf(req, statusOptions = {}) {
-      core.assertOpen();
       const { freshness, maxAgeMs } = statusOptions;
-      const found = await core.decide(req, {
+      const verdict = await core.decide(req, {
         ...(freshness === 'every-request' || freshness === 'visit' ? { freshness } : {}),
         ...(Number.isInteger(maxAgeMs) && (maxAgeMs as number) > 0 ? { maxAgeMs } : {}),
       });
-      if (found.binding === undefined) {
+      if (verdict.kind === 'unavailable') throw verdict.error;
+      if (verdict.kind === 'unbound') {
         return { status: null, phase: null, expiresAt: null, approved: false, source: null };
       }
-      await core.approvedBy(req, found);
-      const { status, phase, expiresAt } = found.view;
-      const approved = found.identification.status === 'APPROVED';
-      return { status, phase, expiresAt, approved, source: found.source };
+      // A grant from the visit's stored decision alone: the binding, for what it shows.
+      const binding = verdict.found?.binding ?? (await core.bindings.find(req, verdict.owner));
+      if (binding === undefined) {
+        return { status: null, phase: null, expiresAt: null, approved: false, source: null };
+      }
+      const identification = verdict.found?.identification ?? {
+        id: binding.identificationId,
+        status: 'APPROVED',
+      };
+      const { status, phase, expiresAt } = core.describe(binding, identification);
+      return {
+        status,
+        phase,
+        expiresAt,
+        approved: verdict.kind === 'granted',
+        source: sourceOf(verdict) ?? null,
+      };
     },
     async verify(req, body) {
       core.assertOpen();
