@@ -189,6 +189,7 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
       answer(verdict);
       return;
     }
-    verdict.then(answer, fail);
+    // A handler after the gate that throws is the app's error (next(error)), never ours to answer.
+    verdict.then(answer, fail).catch(next);
   };
 }
