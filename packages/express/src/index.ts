@@ -1,30 +1,20 @@
 export type { ErrorCode, VerifyRequest, VerifyResponse } from '@verify-kit/client';
 export { isVerifyKitError, VerifyKitError } from '@verify-kit/client';
-export type { AuditEvent, AuditHandler } from './audit.js';
-export type { VerificationBinding } from './binding.js';
+export type { VerificationBinding } from './bindings/binding.js';
 export type {
   BindingStore,
   MemoryBindingStoreOptions,
   StatusRecord,
   StoredDecision,
-} from './binding-store.js';
-export { createMemoryBindingStore } from './binding-store.js';
-export type { DecisionSource, Freshness } from './decisions.js';
-export { ERROR_CODE } from './errors.js';
-export type { NotApprovedBody, RequireApprovedOptions } from './gate.js';
-export type { KitHealth } from './health.js';
+} from './bindings/binding-store.js';
+export { createMemoryBindingStore } from './bindings/binding-store.js';
+export type { Retention } from './bindings/retention.js';
+export { bindingExpiresAt, statusRecordExpiresAt } from './bindings/retention.js';
+export type { BeforeSend, ContactOf, SendLinkContact, VouchedContacts } from './creation/send-link.js';
+export type { DecisionSource, Freshness } from './decisions/decisions.js';
+export type { NotApprovedBody, RequireApprovedOptions } from './http/gate.js';
 export type { AccountStatus, StatusOfOptions, StatusOfResult, VerifyKit } from './kit.js';
 export { createVerifyKit } from './kit.js';
-export type {
-  Logger,
-  SendLinkOptions,
-  SessionLimit,
-  SessionOptions,
-  VerifyKitOptions,
-  WebhookPayloadParser,
-  WebhookVerifier,
-  WebhookVerifierInput,
-} from './options.js';
 export type {
   ErrorResponseBody,
   Locale,
@@ -36,12 +26,22 @@ export type {
   StatusResponseBody,
 } from './protocol.js';
 export { PHASE } from './protocol.js';
-export type { ReplayStore } from './replay-store.js';
-export type { Retention } from './retention.js';
-export { bindingExpiresAt, statusRecordExpiresAt } from './retention.js';
-export { sameOriginJson } from './same-origin-json.js';
-export type { BeforeSend, ContactOf, SendLinkContact, VouchedContacts } from './send-link.js';
-export type { ShutdownOptions } from './shutdown.js';
-export type { StatusBus, StatusHint, StatusListener } from './status-bus.js';
-export { createMemoryStatusBus } from './status-bus.js';
-export type { StatusChangeEvent, StatusChangeHandler } from './status-events.js';
+export type { AuditEvent, AuditHandler } from './shared/audit.js';
+export { ERROR_CODE } from './shared/errors.js';
+export { sameOriginJson } from './shared/same-origin-json.js';
+export type { StatusBus, StatusHint, StatusListener } from './status/status-bus.js';
+export { createMemoryStatusBus } from './status/status-bus.js';
+export type { StatusChangeEvent, StatusChangeHandler } from './status/status-events.js';
+export type { ReplayStore } from './webhooks/replay-store.js';
+export type { KitHealth } from './wiring/health.js';
+export type {
+  Logger,
+  SendLinkOptions,
+  SessionLimit,
+  SessionOptions,
+  VerifyKitOptions,
+  WebhookPayloadParser,
+  WebhookVerifier,
+  WebhookVerifierInput,
+} from './wiring/options.js';
+export type { ShutdownOptions } from './wiring/shutdown.js';

@@ -1,15 +1,15 @@
 import type { VerifyRequest, VerifyResponse } from '@verify-kit/client';
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { KitCore } from './core.js';
-import type { DecisionSource, Freshness } from './decisions.js';
-import { createGate, type RequireApprovedOptions } from './gate.js';
-import { type KitHealth, readHealth } from './health.js';
-import { resolveOptions, type VerifyKitOptions } from './options.js';
+import type { DecisionSource, Freshness } from './decisions/decisions.js';
+import { sourceOf } from './decisions/verdict.js';
+import { createGate, type RequireApprovedOptions } from './http/gate.js';
+import { createRouter } from './http/router.js';
+import { noVerification } from './http/routes/status.js';
 import type { Phase } from './protocol.js';
-import { createRouter } from './router.js';
-import { noVerification } from './routes/status.js';
-import { parseShutdownOptions, type ShutdownOptions, shutdown } from './shutdown.js';
-import { sourceOf } from './verdict.js';
+import { KitCore } from './wiring/core.js';
+import { type KitHealth, readHealth } from './wiring/health.js';
+import { resolveOptions, type VerifyKitOptions } from './wiring/options.js';
+import { parseShutdownOptions, type ShutdownOptions, shutdown } from './wiring/shutdown.js';
 
 export interface StatusOfOptions {
   /** Default the kit's: 'visit' reads at the start of a visit and answers from the stored decision inside it. */

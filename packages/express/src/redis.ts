@@ -1,10 +1,10 @@
 // @verify-kit/express/redis: the pieces for several instances behind a load balancer. Its own
 // entry point, so that the main entry never loads `redis` (an optional peer dependency).
 
-export type { RedisBindingStore, RedisBindingStoreOptions } from './redis-binding-store.js';
-export { createRedisBindingStore, DEFAULT_BINDING_PREFIX } from './redis-binding-store.js';
-export type { RedisClientLike, RedisConnectionOptions } from './redis-client.js';
-export type { RedisReplayStoreOptions } from './redis-replay-store.js';
-export { createRedisReplayStore, DEFAULT_REPLAY_PREFIX } from './redis-replay-store.js';
-export type { RedisStatusBus, RedisStatusBusOptions } from './redis-status-bus.js';
-export { createRedisStatusBus, DEFAULT_STATUS_CHANNEL } from './redis-status-bus.js';
+export type { RedisBindingStore, RedisBindingStoreOptions } from './redis/redis-binding-store.js';
+export { createRedisBindingStore, DEFAULT_BINDING_PREFIX } from './redis/redis-binding-store.js';
+export type { RedisClientLike, RedisConnectionOptions } from './redis/redis-client.js';
+export type { RedisReplayStoreOptions } from './redis/redis-replay-store.js';
+export { createRedisReplayStore, DEFAULT_REPLAY_PREFIX } from './redis/redis-replay-store.js';
+export type { RedisStatusBus, RedisStatusBusOptions } from './redis/redis-status-bus.js';
+export { createRedisStatusBus, DEFAULT_STATUS_CHANNEL } from './redis/redis-status-bus.js';

@@ -5,11 +5,11 @@
 import type { Request } from 'express';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { StoredDecision } from '../src/binding-store.js';
-import { KitCore } from '../src/core.js';
-import { resolveOptions } from '../src/options.js';
-import { RETIRED_AT } from '../src/stored-decision.js';
-import { VISIT_KEY } from '../src/visit-marker.js';
+import type { StoredDecision } from '../src/bindings/binding-store.js';
+import { RETIRED_AT } from '../src/decisions/stored-decision.js';
+import { VISIT_KEY } from '../src/decisions/visit-marker.js';
+import { KitCore } from '../src/wiring/core.js';
+import { resolveOptions } from '../src/wiring/options.js';
 
 const ORIGIN = 'https://idv.example.com';
 const ID = 'id-1';

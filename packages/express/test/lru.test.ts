@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BoundedMap, SWEEP_INTERVAL_MS } from '../src/lru.js';
+import { BoundedMap, SWEEP_INTERVAL_MS } from '../src/shared/lru.js';
 
 // Every per-user memory of the kit (status reads, hints, replay ids, decisions written, creations) is
 // one of these, on lru-cache: a flood of users must not grow the process, and memory must follow the

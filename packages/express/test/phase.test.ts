@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phaseOf } from '../src/phase.js';
+import { phaseOf } from '../src/status/phase.js';
 
 const EXPIRES = '2030-01-01T12:00:00.000Z';
 const BEFORE = Date.parse(EXPIRES) - 1;

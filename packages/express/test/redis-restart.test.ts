@@ -13,8 +13,8 @@ import {
 } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponseBody } from '../src/index.js';
+import { REDIS_COMMAND_TIMEOUT_MS } from '../src/redis/redis-client.js';
 import { createRedisBindingStore, type RedisBindingStore } from '../src/redis.js';
-import { REDIS_COMMAND_TIMEOUT_MS } from '../src/redis-client.js';
 import { signedInUser, startApp, type TestApp } from './support/app.js';
 import { verifyIn } from './support/fixtures.js';
 

@@ -5,7 +5,7 @@ import { capturingLogger, type RedisServer, startRedisServer } from '@verify-kit
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifyKit, type ErrorResponseBody, type SessionResponseBody } from '../src/index.js';
-import type { SendLinkOptions } from '../src/options.js';
+import type { SendLinkOptions } from '../src/wiring/options.js';
 import { signedInUser } from './support/app.js';
 import { SEND_EMAIL, SEND_SMS, useSendLinkApps } from './support/send-link.js';
 

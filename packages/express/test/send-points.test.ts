@@ -4,7 +4,7 @@ import { startFakeUpstream } from '@verify-kit/testkit';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../src/index.js';
-import type { SendLinkOptions } from '../src/options.js';
+import type { SendLinkOptions } from '../src/wiring/options.js';
 import { signedInUser, startApp } from './support/app.js';
 import { SEND_EMAIL, useSendLinkApps } from './support/send-link.js';
 

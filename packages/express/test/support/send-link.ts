@@ -2,7 +2,7 @@ import type { OutboxMessage } from '@verify-kit/sandbox';
 import { createSandboxControl } from '@verify-kit/sandbox/control';
 import { afterEach } from 'vitest';
 import type { VerifyKitOptions } from '../../src/index.js';
-import type { SendLinkOptions } from '../../src/options.js';
+import type { SendLinkOptions } from '../../src/wiring/options.js';
 import { signedInUser, startApp, type TestApp } from './app.js';
 import { useSandboxApp } from './fixtures.js';
 

@@ -1,0 +1,208 @@
+import type { Request, Response } from 'express';
+import { ERROR_CODE, kitError } from '../shared/errors.js';
+import { identificationKey, sameIdentification } from '../shared/identification-key.js';
+import type { Log } from '../shared/log.js';
+import { withTimeout } from '../shared/with-timeout.js';
+import { readSessionBinding, sessionOf, type VerificationBinding } from './binding.js';
+import { clearProof, issueProof, proves } from './binding-proof.js';
+import { type BindingStore, isPerProcessStore } from './binding-store.js';
+import { moveSession } from './session-rotation.js';
+
+/** Whose verification a request asks about: a signed-in account, or (no accountId) this browser session. */
+export interface Owner {
+  accountId?: string;
+}
+
+export type AccountOf = (req: Request) => unknown;
+
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+
+/** A store that does not answer within this fails the request (503; the gate fails closed). */
+const STORE_TIMEOUT_MS = 2000;
+
+/**
+ * The one place that decides which verification a request may use. An account's binding lives in
+ * the BindingStore (the account is the proof); an anonymous visitor's lives in the express-session
+ * and counts only with the binding secret's cookie. Nothing ever moves an anonymous binding into an
+ * account: a planted session must not verify somebody else's account.
+ */
+export class Bindings {
+  // Session ids moving after an approval right now: a concurrent request of the same browser
+  // goes on with the old id (its response sets no cookie) rather than minting another.
+  readonly #approving = new Set<string>();
+  /**
+   * An identification is about to stop being bound (replaced by bind(), forgotten): its stored
+   * decision is retired (Decisions.retire), since inside a visit it stands in for the binding.
+   */
+  onUnbound: (identificationId: string) => Promise<void> = async () => {};
+
+  constructor(
+    private readonly accountOf: AccountOf | undefined,
+    readonly store: BindingStore,
+    private readonly log: Log,
+  ) {}
+
+  get accountMode(): boolean {
+    return this.accountOf !== undefined;
+  }
+
+  async ownerOf(req: Request): Promise<Owner> {
+    return this.ownerNow(req);
+  }
+
+  /** ownerOf without a step of waiting when accountOf answers at once (the gate's stored grant). */
+  ownerNow(req: Request): Owner | Promise<Owner> {
+    if (this.accountOf === undefined) return {};
+    let id: unknown;
+    try {
+      id = this.accountOf(req);
+    } catch (cause) {
+      throw this.#accountOfThrew(cause);
+    }
+    if (!isThenable(id)) return this.#ownerFrom(id);
+    return Promise.resolve(id).then(
+      (value) => this.#ownerFrom(value),
+      (cause: unknown) => {
+        throw this.#accountOfThrew(cause);
+      },
+    );
+  }
+
+  #accountOfThrew(cause: unknown) {
+    this.log.error('accountOf(req) threw', {
+      error: cause instanceof Error ? cause.message : String(cause),
+    });
+    return kitError(ERROR_CODE.ACCOUNT_RESOLUTION_FAILED, 'the server could not tell who is signed in');
+  }
+
+  #ownerFrom(id: unknown): Owner {
+    if (id === undefined || id === null) return {};
+    if (typeof id === 'number' && Number.isSafeInteger(id)) return { accountId: String(id) };
+    if (typeof id !== 'string' || id.length === 0 || id.length > 256) {
+      this.log.error('accountOf(req) must return a non-empty string (at most 256 characters) or undefined');
+      throw kitError(ERROR_CODE.ACCOUNT_RESOLUTION_FAILED, 'the server could not tell who is signed in');
+    }
+    return { accountId: id };
+  }
+
+  /** The verification this owner may use: the account's, or the session's when the request proves it. */
+  async find(req: Request | undefined, owner: Owner): Promise<VerificationBinding | undefined> {
+    const { accountId } = owner;
+    if (accountId !== undefined) return this.stored(() => this.store.get(accountId));
+    if (req === undefined) return undefined;
+    const binding = readSessionBinding(req);
+    return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
+  }
+
+  /**
+   * Binds a new verification: to the account, or to a new session id with a new secret cookie. The
+   * verification it replaces loses its status record at once: no event tells it to anybody after.
+   */
+  async bind(req: Request, res: Response, owner: Owner, binding: VerificationBinding): Promise<void> {
+    const { accountId } = owner;
+    const previous =
+      accountId !== undefined ? await this.stored(() => this.store.get(accountId)) : readSessionBinding(req);
+    const replaced =
+      previous !== undefined && !sameIdentification(previous.identificationId, binding.identificationId)
+        ? previous
+        : undefined;
+    // Before the binding moves: a failure leaves the old binding, never its decision without it.
+    if (replaced !== undefined) await this.onUnbound(replaced.identificationId);
+    if (accountId !== undefined) {
+      await this.stored(() => this.store.set(accountId, binding));
+    } else {
+      const proof = issueProof(req, res, sessionOf(req));
+      await moveSession(req, (session) => {
+        session.verifyKit = { ...binding, proof };
+      });
+    }
+    if (replaced !== undefined) await this.dropStatus(replaced.identificationId);
+  }
+
+  /** The identification's status record goes: it is bound to nobody any more. */
+  async dropStatus(identificationId: string): Promise<void> {
+    const key = identificationKey(identificationId);
+    await this.stored(() => this.store.deleteStatus(key));
+  }
+
+  /**
+   * The first approval seen by a request that proved an anonymous binding: its session moves to a
+   * new id (sent on this response only). Accounts keep theirs: their sign-in is the app's.
+   */
+  async approved(req: Request, owner: Owner, binding: VerificationBinding, at: number): Promise<void> {
+    if (owner.accountId !== undefined || binding.approvedAt !== undefined || req.res?.headersSent) return;
+    const oldId = (req as Request & { sessionID?: string }).sessionID ?? '';
+    if (this.#approving.has(oldId)) return;
+    this.#approving.add(oldId);
+    const approvedAt = new Date(at).toISOString();
+    try {
+      await moveSession(req, (session) => {
+        session.verifyKit = { ...binding, approvedAt };
+      });
+    } finally {
+      this.#approving.delete(oldId);
+    }
+  }
+
+  /** Unbinds the owner's verification; answers the binding that was removed. */
+  async forget(
+    req: Request,
+    res: Response | undefined,
+    owner: Owner,
+  ): Promise<VerificationBinding | undefined> {
+    const binding = await this.find(req, owner);
+    // Before the binding goes, as in bind().
+    if (binding !== undefined) await this.onUnbound(binding.identificationId);
+    const { accountId } = owner;
+    if (accountId !== undefined) await this.stored(() => this.store.delete(accountId));
+    else {
+      const session = sessionOf(req);
+      if (session.verifyKit !== undefined) delete session.verifyKit;
+      if (res !== undefined && !res.headersSent) clearProof(req, res);
+    }
+    if (binding !== undefined) await this.dropStatus(binding.identificationId);
+    return binding;
+  }
+
+  /**
+   * find() without a step of waiting: the session's binding, or an account's from a store of this
+   * process; undefined when that cannot be known at once (find() then does it).
+   */
+  findNow(req: Request, owner: Owner): VerificationBinding | undefined {
+    const { accountId } = owner;
+    if (accountId === undefined) {
+      const binding = readSessionBinding(req);
+      return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
+    }
+    if (!isPerProcessStore(this.store)) return undefined;
+    const binding = this.storedNow(() => this.store.get(accountId));
+    return isThenable(binding) ? undefined : binding;
+  }
+
+  /** A store call that answers at once, as stored() does; a failure is BINDING_STORE_UNAVAILABLE. */
+  storedNow<T>(call: () => T): T {
+    try {
+      return call();
+    } catch (cause) {
+      this.log.error('the binding store failed', {
+        error: cause instanceof Error ? cause.message : String(cause),
+      });
+      throw kitError(ERROR_CODE.BINDING_STORE_UNAVAILABLE, 'the server cannot check verifications right now');
+    }
+  }
+
+  /** A store call within the timeout; any failure is BINDING_STORE_UNAVAILABLE (the cause is logged). */
+  async stored<T>(call: () => T | Promise<T>): Promise<T> {
+    try {
+      const result = call();
+      // A store that answers at once (the memory store) needs no timer.
+      return isThenable(result) ? await withTimeout(result, STORE_TIMEOUT_MS) : result;
+    } catch (cause) {
+      this.log.error('the binding store failed', {
+        error: cause instanceof Error ? cause.message : String(cause),
+      });
+      throw kitError(ERROR_CODE.BINDING_STORE_UNAVAILABLE, 'the server cannot check verifications right now');
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { ERROR_CODE } from '../shared/errors.js';
+import type { KitCore } from '../wiring/core.js';
+import { qrRoute } from './routes/qr.js';
+import { sessionRoute } from './routes/session.js';
+import { statusRoute } from './routes/status.js';
+import { webhookRoute } from './routes/webhook.js';
+
+function methodNotAllowed(allow: string) {
+  return (_req: Request, res: Response) => {
+    res.set('Allow', allow).set('Cache-Control', 'no-store').status(405);
+    res.json({ error: { code: ERROR_CODE.METHOD_NOT_ALLOWED, message: `use ${allow}` } });
+  };
+}
+
+/** The widget protocol and the webhook receiver, to mount with app.use('/identity', kit.router). */
+export function createRouter(core: KitCore): Router {
+  const router = express.Router();
+  router.route('/session').post(sessionRoute(core)).all(methodNotAllowed('POST'));
+  router.route('/status').get(statusRoute(core)).all(methodNotAllowed('GET, HEAD'));
+  router.route('/qr.svg').get(qrRoute(core)).all(methodNotAllowed('GET, HEAD'));
+  router.route('/webhook').post(webhookRoute(core)).all(methodNotAllowed('POST'));
+  router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    core.fail(res, error, 'router');
+  });
+  return router;
+}
