@@ -1,5 +1,6 @@
 // packages/express/src has no import circles, type-only imports included: a module's dependencies
-// are the modules below it, never one that (through others) depends on it.
+// are the modules below it, never one that (through others) depends on it. And its folders are layers:
+// a file imports its own folder and the folders of the layers below, never a folder above or beside it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,45 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
 // `import … from './x.js'`, `import type …`, `export … from`, `import('./x.js')`.
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/**
+ * The folders of src by layer, top first, each declared once. A file may import files of its own folder
+ * and of the rows below it; never a row above, nor another folder of its own row (folders on one row
+ * are independent of each other). `.` is src itself: the entry points of package.json's `exports`
+ * (index.ts, redis.ts, protocol.ts) and kit.ts, which assembles the kit from everything below.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['.'],
+  ['http'], // the Express shell: the router, the gate, routes/ — what reads req and answers on res
+  ['wiring'], // KitCore and what builds or ends it: options and their schemas, shutdown, health
+  ['decisions', 'redis'], // the services, each folder one job: the gate's decision; the Redis adapters
+  ['status', 'creation'], // reading and following a status; creating a session, sending its link
+  ['limits', 'webhooks'], // rate limits, the read budget, the creation ticket, body sizes; replay, hints
+  ['bindings'], // which verification belongs to whom, and where it is kept
+  ['shared'], // helpers of every layer: errors, log, audit, lru, timeouts, request guards
+];
+
+/** A source file's folder: the first segment of its path in src (`.` for src itself). */
+const folderOf = (file: string): string => (file.includes('/') ? file.slice(0, file.indexOf('/')) : '.');
+
+/** Every import from a folder to one above it or beside it, as `from -> to`. */
+export function layerViolations(graph: Map<string, string[]>, layers = LAYERS): string[] {
+  const row = new Map(layers.flatMap((folders, index) => folders.map((folder) => [folder, index] as const)));
+  const found: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = folderOf(file);
+    for (const target of imports) {
+      const to = folderOf(target);
+      if (to === from) continue;
+      const [fromRow, toRow] = [row.get(from), row.get(to)];
+      if (fromRow === undefined || toRow === undefined)
+        found.push(`${file} -> ${target}: a folder LAYERS does not name`);
+      else if (toRow < fromRow) found.push(`${file} -> ${target}: ${to} is a layer above ${from}`);
+      else if (toRow === fromRow) found.push(`${file} -> ${target}: ${to} and ${from} are on one layer`);
+    }
+  }
+  return found;
+}
 
 /** Each source file's relative imports, as paths of source files. */
 export function importGraph(root: string): Map<string, string[]> {
@@ -50,6 +90,29 @@ describe('the import graph of packages/express/src', () => {
     const graph = importGraph(SRC);
     expect(graph.size).toBeGreaterThan(30);
     expect(circles(graph).map((circle) => circle.join(' -> '))).toEqual([]);
+  });
+
+  it('imports only down its layers', () => {
+    const graph = importGraph(SRC);
+    const folders = new Set([...graph.keys()].map(folderOf));
+    expect([...folders].sort()).toEqual(LAYERS.flat().sort());
+    expect(layerViolations(graph)).toEqual([]);
+  });
+
+  it('the check finds an import up a layer, beside one, and into an undeclared folder', () => {
+    const graph = new Map([
+      ['kit.ts', ['http/router.ts', 'shared/log.ts']],
+      ['http/router.ts', ['http/routes/session.ts', 'wiring/core.ts']],
+      ['bindings/binding.ts', ['decisions/verdict.ts', 'shared/errors.ts']],
+      ['status/phase.ts', ['creation/qr-image.ts']],
+      ['shared/errors.ts', ['protocol.ts', 'elsewhere/x.ts']],
+    ]);
+    expect(layerViolations(graph)).toEqual([
+      'bindings/binding.ts -> decisions/verdict.ts: decisions is a layer above bindings',
+      'status/phase.ts -> creation/qr-image.ts: creation and status are on one layer',
+      'shared/errors.ts -> protocol.ts: . is a layer above shared',
+      'shared/errors.ts -> elsewhere/x.ts: a folder LAYERS does not name',
+    ]);
   });
 
   it('the check finds a circle, type-only imports included', () => {
