@@ -1,10 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhook-secret';
 import { VerifyKitError } from './errors.js';
-import { WebhookSecretSchema, webhookSecretKey } from './webhook-secret.js';
 
 /*
  * Standard Webhooks v1 (https://www.standardwebhooks.com), docs/architecture.md, decision 13, on node:crypto.
- * Secrets: WebhookSecretSchema (webhook-secret.ts).
+ * Secrets: @verify-kit/protocol's webhookSecretKey, as core reads them.
  */
 
 /** Header values as Node gives them. */
@@ -103,15 +103,14 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
   throw new VerifyKitError('WEBHOOK_SIGNATURE_INVALID', 'no webhook signature matched');
 }
 
-function hmacBase64(key: Buffer, id: string, timestamp: string, body: string | Uint8Array): string {
+function hmacBase64(key: Uint8Array, id: string, timestamp: string, body: string | Uint8Array): string {
   return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
 }
 
-function decodeSecret(secret: string): Buffer {
+function decodeSecret(secret: string): Uint8Array {
   const key = webhookSecretKey(secret);
   if (key) return key;
-  const problem = WebhookSecretSchema.safeParse(secret).error?.issues[0]?.message ?? 'is malformed';
-  throw new VerifyKitError('INVALID_OPTIONS', `webhook secret ${problem}`);
+  throw new VerifyKitError('INVALID_OPTIONS', `webhook secret ${webhookSecretProblem(secret)}`);
 }
 
 function lowerCaseKeys(headers: WebhookHeaders): WebhookHeaders {

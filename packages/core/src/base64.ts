@@ -17,15 +17,15 @@ export function encodeBase64(bytes: Uint8Array): string {
 }
 
 /**
- * The bytes of padded base64, or undefined when `text` is not base64. `canonical` also refuses a
- * text whose unused trailing bits are set (it decodes to the same bytes as another text).
+ * The bytes of padded base64, or undefined when `text` is not base64, or not canonical: a text whose
+ * unused trailing bits are set decodes to the same bytes as another text, and is refused.
  */
-export function decodeBase64(text: string, { canonical = true } = {}): Uint8Array<ArrayBuffer> | undefined {
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!BASE64.test(text)) return undefined;
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return !canonical || encodeBase64(bytes) === text ? bytes : undefined;
+  return encodeBase64(bytes) === text ? bytes : undefined;
 }
 
 /** base64url without padding (RFC 4648 §5), the alphabet of cookie values. */

@@ -1,4 +1,4 @@
-import { VerifyKitError } from './errors.js';
+import { VerifyKitError } from '@verify-kit/protocol/errors';
 
 /*
  * The kit's own cookies on the wire (RFC 6265bis). Over https a cookie is `__Host-<name>`: `Secure`,

@@ -1,5 +1,5 @@
+import { VerifyKitError } from '@verify-kit/protocol/errors';
 import { base64UrlLength, decodeBase64Url, encodeBase64Url } from './base64.js';
-import { VerifyKitError } from './errors.js';
 
 /*
  * The anonymous visitor's sealed cookie: a JSON object encrypted and authenticated with AES-256-GCM,

@@ -1,6 +1,6 @@
+import { VerifyKitError } from '@verify-kit/protocol/errors';
+import { webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhook-secret';
 import { decodeBase64 } from './base64.js';
-import { VerifyKitError } from './errors.js';
-import { webhookSecretKey, webhookSecretProblem } from './webhook-secret.js';
 
 /*
  * Standard Webhooks v1 verification (https://www.standardwebhooks.com; docs/architecture.md,

@@ -1,4 +1,5 @@
 import {
+  VerifyKitError as ClientVerifyKitError,
   isVerifyKitError as clientIsVerifyKitError,
   generateWebhookSecret,
   verifyWebhook as nodeVerifyWebhook,
@@ -241,13 +242,14 @@ describe('verifyWebhook: interop', () => {
     expect(await verifyWebhook({ secret, headers, body: view, now: timestamp })).toEqual({ id, timestamp });
   });
 
-  it("throws core's VerifyKitError, which the client's isVerifyKitError recognises by its brand", async () => {
+  it("throws verify-kit's one VerifyKitError, @verify-kit/protocol's, which the client exports too", async () => {
     const error = await verifyWebhook({
       secret: otherSecret,
       headers: toHeaders(headersFor(timestamp, signature)),
       body,
       now: timestamp,
     }).catch((caught: unknown) => caught);
+    expect(VerifyKitError).toBe(ClientVerifyKitError);
     expect(error).toBeInstanceOf(VerifyKitError);
     expect(error).toMatchObject({ name: 'VerifyKitError', code: 'WEBHOOK_SIGNATURE_INVALID' });
     expect(clientIsVerifyKitError(error, 'WEBHOOK_SIGNATURE_INVALID')).toBe(true);
