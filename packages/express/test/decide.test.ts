@@ -161,10 +161,11 @@ function setUp(row: Row) {
   const read = pool.intercept({ path: `/api/v1/identifications/${ID}`, method: 'GET' });
   const answer = row.service;
   if (answer !== 'none') {
-    const reply = () => {
+    const reply = (): { statusCode: number; data: string } => {
       reads++;
-      if (typeof answer === 'number') return { statusCode: answer, data: { error: { code: 'X' } } };
-      return { statusCode: 200, data: { id: ID, status: answer === 'timeout' ? 'APPROVED' : answer } };
+      if (typeof answer === 'number') return { statusCode: answer, data: '{"error":{"code":"X"}}' };
+      const status = answer === 'timeout' ? 'APPROVED' : answer;
+      return { statusCode: 200, data: JSON.stringify({ id: ID, status }) };
     };
     const scope = read.reply(reply).persist();
     if (answer === 'timeout') scope.delay(500);
