@@ -1,4 +1,4 @@
-import { webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhook-secret';
+import { webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhooks';
 import { z } from 'zod';
 
 /*

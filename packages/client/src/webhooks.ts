@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhook-secret';
+import { webhookEnvelope, webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhooks';
 import { VerifyKitError } from './errors.js';
 
 /*
@@ -37,8 +37,6 @@ export interface VerifiedWebhook {
 }
 
 const SECRET_PREFIX = 'whsec_';
-const DEFAULT_TOLERANCE_SECONDS = 300;
-const UNIX_SECONDS = /^[0-9]{1,15}$/;
 
 /** `whsec_` + base64 of 24 random bytes. */
 export function generateWebhookSecret(): string {
@@ -63,35 +61,18 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
     throw new VerifyKitError('INVALID_OPTIONS', 'at least one webhook secret is required');
 
   const headers = lowerCaseKeys(input.headers);
-  const id = singleHeader(headers, 'webhook-id');
-  const timestampText = singleHeader(headers, 'webhook-timestamp');
-  const signatureText = headerList(headers, 'webhook-signature');
-  if (!id || !timestampText || !signatureText) {
-    throw new VerifyKitError(
-      'WEBHOOK_HEADERS_MISSING',
-      'webhook-id, webhook-timestamp and webhook-signature headers are required',
-    );
-  }
-  if (!UNIX_SECONDS.test(timestampText)) {
-    throw new VerifyKitError(
-      'WEBHOOK_HEADERS_MISSING',
-      'webhook-timestamp must be an integer (Unix seconds)',
-    );
-  }
-  const timestamp = Number(timestampText);
-  const now = input.now ?? Math.floor(Date.now() / 1000);
-  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  if (Math.abs(now - timestamp) > tolerance) {
-    throw new VerifyKitError(
-      'WEBHOOK_TIMESTAMP_STALE',
-      `webhook timestamp is more than ${tolerance} s away from now`,
-    );
-  }
-
-  const candidates = signatureText
-    .split(' ')
-    .filter((entry) => entry.startsWith('v1,'))
-    .map((entry) => Buffer.from(entry.slice(3), 'utf8'));
+  const { id, timestamp, signatures } = webhookEnvelope(
+    {
+      id: singleHeader(headers, 'webhook-id'),
+      timestamp: singleHeader(headers, 'webhook-timestamp'),
+      signature: headerList(headers, 'webhook-signature'),
+    },
+    {
+      ...(input.now === undefined ? {} : { now: input.now }),
+      ...(input.toleranceSeconds === undefined ? {} : { toleranceSeconds: input.toleranceSeconds }),
+    },
+  );
+  const candidates = signatures.map((signature) => Buffer.from(signature, 'utf8'));
   for (const key of keys) {
     const expected = Buffer.from(hmacBase64(key, id, String(timestamp), input.body), 'utf8');
     for (const candidate of candidates) {

@@ -1,5 +1,5 @@
 import { VerifyKitError } from '@verify-kit/protocol/errors';
-import { webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhook-secret';
+import { webhookEnvelope, webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhooks';
 import { decodeBase64 } from './base64.js';
 
 /*
@@ -33,8 +33,6 @@ export interface VerifiedWebhook {
   timestamp: number;
 }
 
-const DEFAULT_TOLERANCE_SECONDS = 300;
-const UNIX_SECONDS = /^[0-9]{1,15}$/;
 const HMAC = { name: 'HMAC', hash: 'SHA-256' } as const;
 const encoder = new TextEncoder();
 
@@ -62,33 +60,20 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<Verified
     return key;
   });
 
-  const id = input.headers.get('webhook-id')?.trim();
-  const timestampText = input.headers.get('webhook-timestamp')?.trim();
-  const signatureText = input.headers.get('webhook-signature')?.trim();
-  // Headers joins a repeated header with ", ": a repeated webhook-id is malformed, as in the client.
-  if (!id || id.includes(', ') || !timestampText || !signatureText) {
-    throw new VerifyKitError(
-      'WEBHOOK_HEADERS_MISSING',
-      'webhook-id, webhook-timestamp and webhook-signature headers are required',
-    );
-  }
-  if (!UNIX_SECONDS.test(timestampText)) {
-    throw new VerifyKitError(
-      'WEBHOOK_HEADERS_MISSING',
-      'webhook-timestamp must be an integer (Unix seconds)',
-    );
-  }
-  const timestamp = Number(timestampText);
-  const now = input.now ?? Math.floor(Date.now() / 1000);
-  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  if (Math.abs(now - timestamp) > tolerance) {
-    throw new VerifyKitError(
-      'WEBHOOK_TIMESTAMP_STALE',
-      `webhook timestamp is more than ${tolerance} s away from now`,
-    );
-  }
-
-  const candidates = signatureCandidates(signatureText);
+  const idHeader = input.headers.get('webhook-id')?.trim();
+  const { id, timestamp, signatures } = webhookEnvelope(
+    {
+      // Headers joins a repeated header with ", ": a repeated webhook-id is malformed, as in the client.
+      id: idHeader?.includes(', ') ? undefined : idHeader,
+      timestamp: input.headers.get('webhook-timestamp')?.trim(),
+      signature: input.headers.get('webhook-signature')?.trim(),
+    },
+    {
+      ...(input.now === undefined ? {} : { now: input.now }),
+      ...(input.toleranceSeconds === undefined ? {} : { toleranceSeconds: input.toleranceSeconds }),
+    },
+  );
+  const candidates = signatures.flatMap((signature) => decodeBase64(signature) ?? []);
   if (candidates.length > 0) {
     const signed = signedContent(id, timestamp, input.body);
     const compare = await comparisonKeyOnce();
@@ -105,18 +90,6 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<Verified
     }
   }
   throw new VerifyKitError('WEBHOOK_SIGNATURE_INVALID', 'no webhook signature matched');
-}
-
-/** The decoded `v1` entries; a repeated header arrives joined with ", " (a comma base64 never holds). */
-function signatureCandidates(header: string): Uint8Array<ArrayBuffer>[] {
-  const found: Uint8Array<ArrayBuffer>[] = [];
-  for (const entry of header.split(/\s+/)) {
-    const text = entry.replace(/,$/, '');
-    if (!text.startsWith('v1,')) continue;
-    const bytes = decodeBase64(text.slice(3));
-    if (bytes !== undefined) found.push(bytes);
-  }
-  return found;
 }
 
 function signedContent(id: string, timestamp: number, body: string | Uint8Array): Uint8Array<ArrayBuffer> {

@@ -1,19 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import * as errors from '../src/errors.js';
 import { isVerifyKitError, VerifyKitError } from '../src/errors.js';
-import * as webhookSecret from '../src/webhook-secret.js';
-import { MIN_WEBHOOK_SECRET_BYTES, webhookSecretKey, webhookSecretProblem } from '../src/webhook-secret.js';
+import * as webhooks from '../src/webhooks.js';
+import {
+  MIN_WEBHOOK_SECRET_BYTES,
+  webhookEnvelope,
+  webhookSecretKey,
+  webhookSecretProblem,
+} from '../src/webhooks.js';
 
-// The two entries beside the protocol's (package.json's ./errors and ./webhook-secret): what the
+// The two entries beside the protocol's (package.json's ./errors and ./webhooks): what the
 // client and core share, kept out of the main entry (the widget's, and @verify-kit/express/protocol's).
-describe('@verify-kit/protocol/errors and /webhook-secret', () => {
-  it('export the one error class and the one reading of a webhook secret', () => {
+describe('@verify-kit/protocol/errors and /webhooks', () => {
+  it('export the one error class and the one reading of a webhook secret and its headers', () => {
     expect(Object.keys(errors).sort()).toEqual(['VerifyKitError', 'isVerifyKitError']);
-    expect(Object.keys(webhookSecret).sort()).toEqual([
+    expect(Object.keys(webhooks).sort()).toEqual([
+      'DEFAULT_WEBHOOK_TOLERANCE_SECONDS',
       'MIN_WEBHOOK_SECRET_BYTES',
+      'webhookEnvelope',
       'webhookSecretKey',
       'webhookSecretProblem',
     ]);
+  });
+
+  it('reads a delivery’s headers: present, a timestamp in Unix seconds within the tolerance, the v1 signatures', () => {
+    const headers = { id: 'msg_1', timestamp: '1000', signature: 'v1,AAA, v2,BBB v1,CCC' };
+    expect(webhookEnvelope(headers, { now: 1200 })).toEqual({
+      id: 'msg_1',
+      timestamp: 1000,
+      signatures: ['AAA', 'CCC'],
+    });
+    const code = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+      return 'accepted';
+    };
+    expect(code(() => webhookEnvelope({ ...headers, id: undefined }))).toBe('WEBHOOK_HEADERS_MISSING');
+    expect(code(() => webhookEnvelope({ ...headers, timestamp: '1e3' }))).toBe('WEBHOOK_HEADERS_MISSING');
+    expect(code(() => webhookEnvelope(headers, { now: 1301 }))).toBe('WEBHOOK_TIMESTAMP_STALE');
+    expect(code(() => webhookEnvelope(headers, { now: 699 }))).toBe('WEBHOOK_TIMESTAMP_STALE');
+    expect(code(() => webhookEnvelope(headers, { now: 1000, toleranceSeconds: 0 }))).toBe('accepted');
   });
 
   it('VerifyKitError carries its code and the brand another copy of the class is recognised by', () => {
