@@ -1,5 +1,5 @@
 import { createVerifyKit } from '@verify-kit/express';
-import { createRedisStatusBus } from '@verify-kit/express/redis';
+import { redisStore } from '@verify-kit/express/redis';
 import { RedisStore } from 'connect-redis';
 import express from 'express';
 import session from 'express-session';
@@ -9,17 +9,14 @@ const redis = createClient({ url: process.env.REDIS_URL }); // e.g. redis://:pas
 redis.on('error', (error) => console.error('redis:', error.message)); // node-redis needs a listener
 await redis.connect();
 
-const bus = createRedisStatusBus({ client: redis }); // its own subscriber connection: redis.duplicate()
-await bus.ready(); // optional: until then hints reach this instance only
-
 const kit = createVerifyKit({
   baseUrl: process.env.IDV_BASE_URL!,
   apiKey: process.env.IDV_API_KEY!,
   workflowId: 'default',
   webhookSecret: process.env.IDV_WEBHOOK_SECRET,
-  statusBus: bus,
-  replayStore: bus.replayStore,
-  sessionLimit: { redis }, // creation limits shared by every instance ("Limits")
+  // Bindings, status records, decisions, replay keys, creation limits, the read budget, send counts
+  // and the status bus, shared by every instance (plus one subscriber connection: redis.duplicate())
+  store: redisStore({ client: redis }),
 });
 
 const app = express();
@@ -48,8 +45,7 @@ process.on('SIGTERM', async () => {
   // Not ready at once; serves on for drainMs (every answer with Connection: close) while the
   // balancer takes it out; then open long-polls get what the kit knows and the server closes.
   await kit.shutdown({ server, drainMs: 5_000 }); // > the balancer's inter × (fall + 1)
-  await bus.close(); // closes the subscriber (and the client it opened from `url`, not yours)
-  await redis.close();
+  await redis.close(); // yours: the kit closed what the store opened (its subscriber), not this client
 });
 
 export { redis, server };

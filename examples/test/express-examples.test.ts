@@ -90,6 +90,7 @@ test('several instances: sessions in Redis behind a proxy, a readiness route, an
       .find((line) => line.startsWith('__Host-sid='));
     expect(session).toMatch(/; Path=\/; .*Secure/);
     expect((await client.keys('sess:*')).length).toBeGreaterThan(0); // the session store is Redis
+    expect((await client.keys('verify-kit:limit:*')).length).toBeGreaterThan(0); // and the kit's store
     const status = await browser.fetch<{ phase: string }>('GET', '/identity/status', { headers: https });
     expect(status.json.phase).toBe('awaiting_user');
     expect((await browser.get('/ready')).status).toBe(200);

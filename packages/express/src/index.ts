@@ -34,6 +34,7 @@ export { createMemoryStatusBus } from './status/status-bus.js';
 export type { StatusChangeEvent, StatusChangeHandler } from './status/status-events.js';
 export type { ReplayStore } from './webhooks/replay-store.js';
 export type { KitHealth } from './wiring/health.js';
+export type { KitStore } from './wiring/kit-store.js';
 export type {
   Logger,
   SendLinkOptions,

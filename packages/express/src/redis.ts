@@ -8,3 +8,5 @@ export type { RedisReplayStoreOptions } from './redis/redis-replay-store.js';
 export { createRedisReplayStore, DEFAULT_REPLAY_PREFIX } from './redis/redis-replay-store.js';
 export type { RedisStatusBus, RedisStatusBusOptions } from './redis/redis-status-bus.js';
 export { createRedisStatusBus, DEFAULT_STATUS_CHANNEL } from './redis/redis-status-bus.js';
+export type { RedisKitStore, RedisKitStoreOptions } from './redis/redis-store.js';
+export { redisStore } from './redis/redis-store.js';

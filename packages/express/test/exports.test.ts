@@ -53,6 +53,7 @@ describe('public exports', () => {
         "createRedisBindingStore",
         "createRedisReplayStore",
         "createRedisStatusBus",
+        "redisStore",
       ]
     `);
     const main = runtimeImports('index.ts');

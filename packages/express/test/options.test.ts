@@ -1,6 +1,12 @@
 import { generateWebhookSecret, isVerifyKitError } from '@verify-kit/client';
 import { describe, expect, it } from 'vitest';
-import { createMemoryBindingStore, createVerifyKit, type VerifyKitOptions } from '../src/index.js';
+import {
+  createMemoryBindingStore,
+  createMemoryStatusBus,
+  createVerifyKit,
+  type KitStore,
+  type VerifyKitOptions,
+} from '../src/index.js';
 
 const KEY = 'sk_test_options_a1b2c3d4e5';
 const VALID = { baseUrl: 'https://idv.example.com', apiKey: KEY, workflowId: 'default' };
@@ -79,6 +85,11 @@ const REFUSED: [string, Record<string, unknown>, RegExp][] = [
       },
     },
     /bindingStore must implement BindingStore: .*getDecision, putDecision, deleteDecision/,
+  ],
+  [
+    'a store that is not redisStore(...)',
+    { store: { bindings: createMemoryBindingStore(), close: async () => undefined } },
+    /store must be redisStore\(\.\.\.\) from @verify-kit\/express\/redis/,
   ],
   [
     'a misspelt option',
@@ -179,5 +190,48 @@ describe('state shared between instances, or not', () => {
       sessionLimit: false as const,
     };
     expect(await warningsWith(everything)).toEqual([]);
+  });
+});
+
+describe('store and the parts given on their own', () => {
+  /** A store whose every part says it is down, and what the kit closed of it. */
+  function downStore(): KitStore & { closed: number } {
+    const down = { health: () => false };
+    const store = {
+      closed: 0,
+      bindings: { ...createMemoryBindingStore(), ...down },
+      statusBus: { ...createMemoryStatusBus(), ...down },
+      replayStore: { claim: () => true },
+      counts: {
+        redis: { isReady: false, eval: async () => undefined, multi: () => undefined, del: async () => 0 },
+        limitPrefix: 'limit:',
+        sendPrefix: 'send:',
+      },
+      async close() {
+        store.closed++;
+      },
+    };
+    return store;
+  }
+
+  it('bindingStore and statusBus given explicitly take precedence over the store’s', async () => {
+    const store = downStore();
+    const kit = createVerifyKit({
+      ...VALID,
+      store,
+      bindingStore: createMemoryBindingStore(),
+      statusBus: createMemoryStatusBus(),
+      sessionLimit: false,
+    });
+    expect(await kit.health()).toMatchObject({ ok: true, bus: 'not-shared', store: 'ok' });
+    await kit.close();
+    await kit.close();
+    expect(store.closed).toBe(1);
+  });
+
+  it('the store’s parts otherwise, reported by health()', async () => {
+    const kit = createVerifyKit({ ...VALID, store: downStore(), sessionLimit: false });
+    expect(await kit.health()).toMatchObject({ ok: false, bus: 'down', store: 'down' });
+    await kit.close();
   });
 });

@@ -10,7 +10,10 @@ export interface KitHealth {
   draining: boolean;
   /** The status bus: 'not-shared' for the in-memory default (one process), else its health. */
   bus: Part;
-  /** The binding store: its own health() (the memory store is always 'ok'). */
+  /**
+   * The binding store: its own health() (the memory store is always 'ok'); with the `store` option,
+   * that store's too (every part of it answers).
+   */
   store: Part;
 }
 
@@ -28,10 +31,16 @@ async function probe(target: MaybeHealthy | undefined, absent: Part): Promise<Pa
 }
 
 export async function readHealth(core: KitCore): Promise<KitHealth> {
-  const [bus, store] = await Promise.all([
-    probe(core.options.statusBus as MaybeHealthy | undefined, 'not-shared'),
-    probe(core.options.bindingStore, 'ok'),
+  const { statusBus, bindingStore, store: kitStore } = core.options;
+  const [bus, ...stores] = await Promise.all([
+    probe(statusBus as MaybeHealthy | undefined, 'not-shared'),
+    // A store's health covers its own binding store: asked once.
+    ...(typeof kitStore?.health === 'function' && kitStore.bindings === bindingStore
+      ? []
+      : [probe(bindingStore, 'ok')]),
+    ...(kitStore === undefined ? [] : [probe(kitStore, 'ok')]),
   ]);
+  const store: Part = stores.includes('down') ? 'down' : 'ok';
   const draining = core.draining || core.closed;
   return { ok: !draining && bus !== 'down' && store !== 'down', draining, bus, store };
 }

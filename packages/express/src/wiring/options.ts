@@ -12,6 +12,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { type BindingStore, createMemoryBindingStore } from '../bindings/binding-store.js';
 import type { AccountOf } from '../bindings/bindings.js';
+import { DEFAULT_SEND_PREFIX } from '../creation/send-link.js';
 import type { Freshness } from '../decisions/decisions.js';
 import { DEFAULT_LIMIT_PREFIX, type LimitRedisClient } from '../limits/rate-limits.js';
 import type { ReadBudgetSettings } from '../limits/read-budget.js';
@@ -20,6 +21,7 @@ import type { Logger } from '../shared/log.js';
 import type { StatusBus } from '../status/status-bus.js';
 import type { StatusChangeHandler } from '../status/status-events.js';
 import type { ReplayStore } from '../webhooks/replay-store.js';
+import { BINDING_STORE_METHODS, isKitStore, KIT_STORE_ERROR, type KitStore } from './kit-store.js';
 import { FreshnessSchema, fn, int, isFunction, objectWith, REDIS_CLIENT_ERROR } from './option-schemas.js';
 import { SEND_LINK_ARRAY_GONE, type SendLinkOptions, SendLinkSchema } from './send-link-options.js';
 
@@ -90,7 +92,15 @@ export interface VerifyKitOptions {
    * belongs to the account, kept in `bindingStore`, and follows the person across sign-ins and devices.
    */
   accountOf?: (req: Request) => string | number | undefined | Promise<string | number | undefined>;
-  /** Where account bindings and last-seen statuses live. Default: in memory (one process). */
+  /**
+   * Every part several instances share, in one option: `redisStore({ client } | { url })` from
+   * `@verify-kit/express/redis` (bindings, status records, decisions, replay keys, creation limits,
+   * the read budget, send counts and the status bus). Default: each part in memory (one process).
+   * `bindingStore`, `statusBus`, `replayStore`, `sessionLimit.redis` and `sendLink.redis`, when
+   * given, take precedence for their part. `kit.close()` closes it.
+   */
+  store?: KitStore;
+  /** Where account bindings and last-seen statuses live. Default: `store`'s, else in memory (one process). */
   bindingStore?: BindingStore;
   /** Told once per status transition of a verification this kit created, from upstream reads. */
   onStatusChange?: StatusChangeHandler;
@@ -187,20 +197,11 @@ const OptionsSchema = z
     accountOf: fn<AccountOf>(
       'must be a function (req) => the signed-in account id (a string), or undefined for a visitor',
     ).optional(),
+    store: z.custom<KitStore>(isKitStore, { error: KIT_STORE_ERROR }).optional(),
     bindingStore: objectWith<BindingStore>(
-      [
-        'get',
-        'set',
-        'delete',
-        'getStatus',
-        'compareAndSetStatus',
-        'deleteStatus',
-        'getDecision',
-        'putDecision',
-        'deleteDecision',
-      ],
+      BINDING_STORE_METHODS,
       'must implement BindingStore: get, set, delete, getStatus, compareAndSetStatus, deleteStatus, getDecision, putDecision, deleteDecision (see createMemoryBindingStore)',
-    ).default(createMemoryBindingStore),
+    ).optional(),
     onStatusChange: fn<StatusChangeHandler>('must be a function (event) => void').optional(),
     onAudit: fn<AuditHandler>('must be a function (event) => void').optional(),
     sendLink: z
@@ -218,15 +219,13 @@ const OptionsSchema = z
             perIp: int('', 1, 1_000_000).default(60),
             windowSeconds: int('seconds', 1, 86_400).default(60),
             redis: objectWith<LimitRedisClient>(['eval', 'multi', 'del'], REDIS_CLIENT_ERROR).optional(),
-            prefix: z
-              .string()
-              .max(256, { error: 'must be at most 256 characters' })
-              .default(DEFAULT_LIMIT_PREFIX),
+            // Filled in by withStore: the store's prefix when its Redis counts, else the default.
+            prefix: z.string().max(256, { error: 'must be at most 256 characters' }).optional(),
           }),
         ],
         { error: 'must be false or { perClient?, perIp?, windowSeconds?, redis?, prefix? }' },
       )
-      .default({ perClient: 5, perIp: 60, windowSeconds: 60, prefix: DEFAULT_LIMIT_PREFIX }),
+      .default({ perClient: 5, perIp: 60, windowSeconds: 60 }),
     maxReadsPerSecond: int('', 1, 10_000).default(5),
     upstreamReadsPerSecond: int('', 1, 100_000).default(20),
     readLimit: z
@@ -323,7 +322,66 @@ const OptionsSchema = z
       });
     }
   })
+  .transform(withStore)
   .transform((options) => ({ ...options, readBudget: readBudgetOf(options) }));
+
+interface CountedIn {
+  redis?: LimitRedisClient | undefined;
+  prefix?: string | undefined;
+}
+
+/** Where one kind of count is kept: the option's own Redis and prefix, else the store's, else memory. */
+function countsIn<T extends CountedIn>(
+  given: T,
+  store: { redis: LimitRedisClient; prefix: string } | undefined,
+  defaultPrefix: string,
+): T & { prefix: string } {
+  if (given.redis !== undefined || store === undefined) {
+    return { ...given, prefix: given.prefix ?? defaultPrefix };
+  }
+  return { ...given, redis: store.redis, prefix: given.prefix ?? store.prefix };
+}
+
+/**
+ * `store` fills in every shared part not given on its own: an option given for a part
+ * (`bindingStore`, `statusBus`, `replayStore`, `sessionLimit.redis`, `sendLink.redis`, and
+ * `sessionLimit: false`) keeps it, so a kit configured part by part behaves as before.
+ */
+function withStore<
+  T extends {
+    store?: KitStore | undefined;
+    bindingStore?: BindingStore | undefined;
+    statusBus?: StatusBus | undefined;
+    replayStore?: ReplayStore | undefined;
+    sessionLimit: false | (CountedIn & { perClient: number; perIp: number; windowSeconds: number });
+    sendLink?: (CountedIn & object) | undefined;
+  },
+>(options: T) {
+  const { store, sessionLimit, sendLink } = options;
+  const counts = store?.counts;
+  return {
+    ...options,
+    bindingStore: options.bindingStore ?? store?.bindings ?? createMemoryBindingStore(),
+    statusBus: options.statusBus ?? store?.statusBus,
+    replayStore: options.replayStore ?? store?.replayStore,
+    sessionLimit:
+      sessionLimit === false
+        ? (false as const)
+        : countsIn(
+            sessionLimit,
+            counts && { redis: counts.redis, prefix: counts.limitPrefix },
+            DEFAULT_LIMIT_PREFIX,
+          ),
+    sendLink:
+      sendLink === undefined
+        ? undefined
+        : countsIn(
+            sendLink,
+            counts && { redis: counts.redis, prefix: counts.sendPrefix },
+            DEFAULT_SEND_PREFIX,
+          ),
+  };
+}
 
 /** The read budget's counts live beside the creation limits' (in their Redis when there is one). */
 function readBudgetOf(options: {

@@ -1,11 +1,6 @@
 import type { SendLinkChannel } from '@verify-kit/protocol';
 import { z } from 'zod';
-import {
-  type BeforeSend,
-  type ContactOf,
-  DEFAULT_SEND_PREFIX,
-  type SendLimitRedisClient,
-} from '../creation/send-link.js';
+import type { BeforeSend, ContactOf, SendLimitRedisClient } from '../creation/send-link.js';
 import { fn, int, objectWith, REDIS_CLIENT_ERROR } from './option-schemas.js';
 
 /**
@@ -70,7 +65,8 @@ export const SendLinkSchema = z
         'must be a function (req, { channel, to }) => void that throws to refuse',
       ).optional(),
       redis: objectWith<SendLimitRedisClient>(['eval', 'multi', 'del'], REDIS_CLIENT_ERROR).optional(),
-      prefix: z.string().max(256, { error: 'must be at most 256 characters' }).default(DEFAULT_SEND_PREFIX),
+      // Filled in by options.ts: the store's prefix when its Redis counts, else DEFAULT_SEND_PREFIX.
+      prefix: z.string().max(256, { error: 'must be at most 256 characters' }).optional(),
     },
     {
       error:
