@@ -103,9 +103,15 @@ export class DemoSite {
     return signedIn;
   }
 
+  /** The playground, once its form holds the saved scenario and listens (before, a click is lost). */
+  async openPlayground(): Promise<void> {
+    await this.page.goto('/playground');
+    await expect(this.page.locator('form[data-ready]')).toBeAttached();
+  }
+
   /** Picks a preset on the playground, lets the test adjust the form, then saves and runs it. */
   async runScenario(preset: Preset, adjust?: (page: Page) => Promise<void>): Promise<void> {
-    await this.page.goto('/playground');
+    await this.openPlayground();
     await this.page.getByRole('button', { name: preset, exact: true }).click();
     await adjust?.(this.page);
     await this.page.getByRole('button', { name: 'Save and run' }).click();

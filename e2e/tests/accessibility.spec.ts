@@ -34,7 +34,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(site.reviewer()).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
     // The playground, with a refused field's message beside it.
-    await page.goto('/playground');
+    await site.openPlayground();
     await page.getByLabel('Duration in minutes (1 to 1440)').fill('0');
     await page.getByRole('button', { name: 'Save only' }).click();
     await expect(page.getByLabel('Duration in minutes (1 to 1440)')).toHaveAttribute('aria-invalid', 'true');
@@ -50,7 +50,7 @@ test('at 390 px wide nothing scrolls sideways: verify with its activity table, a
   await site.signIn();
   await expect(page.locator('#activity tr').first()).toBeVisible();
   expect(await sidewaysScroll(page)).toBe(0);
-  await page.goto('/playground');
+  await site.openPlayground();
   await expect(page.getByRole('button', { name: 'Save and run' })).toBeVisible();
   expect(await sidewaysScroll(page)).toBe(0);
 });

@@ -5,7 +5,7 @@ test('Turkish criteria met accent-insensitively: “ŞEYMA IŞIK” on the card,
   site,
 }) => {
   await site.signIn();
-  await page.goto('/playground');
+  await site.openPlayground();
   await page.getByRole('button', { name: 'Turkish name, accent-insensitive', exact: true }).click();
   await expect(page.getByLabel('Criterion 1: value')).toHaveValue('seyma');
   await expect(page.getByLabel('Criterion 2: value')).toHaveValue('isik');
@@ -69,7 +69,7 @@ test('the playground refuses an invalid scenario with a readable message beside 
   site,
 }) => {
   await site.signIn();
-  await page.goto('/playground');
+  await site.openPlayground();
   const duration = page.getByLabel('Duration in minutes (1 to 1440)');
   await duration.fill('0');
   await page.getByRole('button', { name: 'Add a criterion' }).click();

@@ -232,6 +232,8 @@ async function main(): Promise<void> {
       showMessage(messageOf(error));
     }
   });
+  // Filled and listening: what is typed or clicked from now on is neither overwritten nor lost.
+  form().dataset.ready = '';
 }
 
 void main();
