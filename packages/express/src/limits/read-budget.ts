@@ -22,10 +22,12 @@ export interface ReadBudgetSettings {
  * Why a read goes upstream. `kit`: the kit's own work (a webhook's follow-up read, a stored grant's
  * re-read, a long-poll woken by a webhook): bounded by signed events and visits, never refused by
  * the kit's own ceiling. `browser`: a request a browser can repeat at will, counted per client and
- * per address: a poll (GET /status, long-polls) within the browsers' share of the ceiling, a gated
- * request (`gate`) within the whole ceiling, waiting up to GATE_WAIT_MS for room there. `vouched`
- * is asked only when a gated request's read is refused: true when the identification has a stored
- * APPROVED, so a verified person's visit is read however many others spend.
+ * per address: a poll (GET /status, long-polls) within the browsers' share of the ceiling; a gated
+ * request (`gate`) is counted in the whole ceiling, waiting up to GATE_WAIT_MS for room there and
+ * then read all the same (a burst of visits is spread, never refused by the kit's own count).
+ * `vouched` is asked only when a gated request's address is over its share: true when the
+ * identification has a stored APPROVED, so a verified person's visit is read however many others
+ * spend.
  */
 export type ReadCause =
   | { kind: 'kit' }
@@ -103,7 +105,10 @@ export class ReadBudget {
     return { admitted: false, retryAfterMs, paused: false };
   }
 
-  /** A point of the ceiling: a poll's within the browsers' share; a gated request's waits for room. */
+  /**
+   * A point of the ceiling: a poll's within the browsers' share (else how long until there is
+   * room); a gated request's once there is room, or after GATE_WAIT_MS all the same (0).
+   */
   async #shareOf(cause: ReadCause & { kind: 'browser' }): Promise<number> {
     if (cause.gate === undefined) {
       return Math.max(...(await Promise.all([take(this.#browsers, 'all'), take(this.#all, 'all')])));
@@ -111,7 +116,7 @@ export class ReadBudget {
     const deadline = Date.now() + GATE_WAIT_MS;
     for (;;) {
       const wait = await take(this.#all, 'all');
-      if (wait === 0 || Date.now() + wait > deadline) return wait;
+      if (wait === 0 || Date.now() + wait > deadline) return 0;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
