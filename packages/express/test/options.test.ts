@@ -175,19 +175,22 @@ describe('state shared between instances, or not', () => {
     const [warning, ...more] = await warningsWith({ bindingStore });
     expect(more).toEqual([]);
     expect(warning).toMatch(
-      /statusBus, replayStore, sessionLimit\.redis \(creation limits and the read budget\)/,
+      /statusBus, replayStore, sessionLimit\.redis \(creation limits\), the read budget \(counted in sessionLimit\.redis\)/,
     );
     expect(warning).not.toMatch(/bindingStore/);
   });
 
   it('says nothing when everything is per process (one instance) or everything is shared', async () => {
     expect(await warningsWith({})).toEqual([]);
+    // Creation limits left to the app are neither shared nor per process.
+    expect(await warningsWith({ sessionLimit: false })).toEqual([]);
     const bus = { publish: () => undefined, subscribe: () => () => undefined };
+    const redis = { isReady: true, eval: async () => 0, multi: () => ({}), del: async () => 0 };
     const everything = {
       bindingStore: { ...createMemoryBindingStore() },
       statusBus: bus,
       replayStore: { claim: () => true },
-      sessionLimit: false as const,
+      sessionLimit: { redis },
     };
     expect(await warningsWith(everything)).toEqual([]);
   });

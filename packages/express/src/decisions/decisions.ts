@@ -92,7 +92,7 @@ export class Decisions {
     const freshness = options.freshness ?? this.settings.freshness;
     // A browser may repeat a gated request at will: its reads are counted, but a verified person's
     // (a stored APPROVED) go through however many others spend (read-budget.ts).
-    const cause = browserCause(req, owner, { vouched: () => this.#vouched(identificationId) });
+    const cause = () => browserCause(req, owner, { vouched: () => this.#vouched(identificationId) });
     const budget = { cause, whenRefused: 'refusal' } as const;
     if (freshness === 'every-request') {
       const identification = await this.reader.read(identificationId, {

@@ -14,7 +14,7 @@ export interface ReadOptions {
   /** Reuse a read younger than this (ms). 0: a new upstream read (joined if one is in flight). */
   maxAgeMs?: number;
   /** Who asks (the read budget): a browser's request, or the kit's own work (default). */
-  cause?: ReadCause;
+  cause?: ReadCause | (() => ReadCause);
   /**
    * A read the budget refuses: 'last' answers the last read of this identification however old (a
    * status to show), 'refusal' only when that read is not APPROVED (the gate: a refusal it knows,
@@ -132,8 +132,9 @@ export class StatusReader {
   }
 
   /** undefined when the read may go upstream; else the error a refused read fails with. */
-  async #admit(cause: ReadCause): Promise<VerifyKitError | undefined> {
-    const admission = await this.hooks.budget?.admit(cause);
+  /** `cause` is worked out only here: a read answered from the cache or joined costs nothing of it. */
+  async #admit(cause: ReadCause | (() => ReadCause)): Promise<VerifyKitError | undefined> {
+    const admission = await this.hooks.budget?.admit(typeof cause === 'function' ? cause() : cause);
     if (admission === undefined || admission.admitted) return undefined;
     if (!admission.paused) return tooManyReads(admission.retryAfterMs);
     return new VerifyKitError(

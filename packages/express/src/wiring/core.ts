@@ -181,7 +181,7 @@ export class KitCore {
     try {
       identification = await this.reader.read(binding.identificationId, {
         maxAgeMs,
-        cause: browserCause(req, owner),
+        cause: () => browserCause(req, owner),
         whenRefused: 'last',
       });
     } catch (error) {

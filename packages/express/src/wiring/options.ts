@@ -383,13 +383,21 @@ function withStore<
   };
 }
 
-/** The read budget's counts live beside the creation limits' (in their Redis when there is one). */
+/**
+ * The read budget's counts live beside the creation limits' (in their Redis when there is one), or
+ * in the store's when the creation limits are the app's own (`sessionLimit: false`).
+ */
 function readBudgetOf(options: {
   upstreamReadsPerSecond: number;
   readLimit: { perClient: number; perIp: number; windowSeconds: number };
   sessionLimit: false | { redis?: LimitRedisClient | undefined; prefix: string };
+  store?: KitStore | undefined;
 }): ReadBudgetSettings {
-  const limit = options.sessionLimit === false ? undefined : options.sessionLimit;
+  const counts = options.store?.counts;
+  const limit =
+    options.sessionLimit === false
+      ? counts && { redis: counts.redis, prefix: counts.limitPrefix }
+      : options.sessionLimit;
   return {
     upstreamPerSecond: options.upstreamReadsPerSecond,
     ...options.readLimit,

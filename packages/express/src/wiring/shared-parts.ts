@@ -12,8 +12,11 @@ export function perProcessParts(options: ResolvedOptions): string[] {
     bindingStore: !isPerProcessStore(options.bindingStore),
     statusBus: options.statusBus !== undefined,
     replayStore: options.replayStore !== undefined,
-    'sessionLimit.redis (creation limits and the read budget)':
-      options.sessionLimit === false || options.sessionLimit.redis !== undefined,
+    // Creation limits left to the app (sessionLimit: false) are neither.
+    ...(options.sessionLimit === false
+      ? {}
+      : { 'sessionLimit.redis (creation limits)': options.sessionLimit.redis !== undefined }),
+    'the read budget (counted in sessionLimit.redis)': options.readBudget.redis !== undefined,
     ...(options.sendLink === undefined ? {} : { 'sendLink.redis': options.sendLink.redis !== undefined }),
   };
   const shared = Object.values(parts).some(Boolean);
