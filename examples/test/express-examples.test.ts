@@ -6,8 +6,8 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { serveSignedIn } from './support/kit-app.js';
 import { submitDocument } from './support/phone.js';
 
-// The express README's fragments (accounts on a Redis binding store, lifecycle events), run against
-// the real sandbox and a real redis-server.
+// The express README's fragments (accounts on a Redis binding store, lifecycle events, the five-part
+// form `store: redisStore(...)` expands to), run against the real sandbox and a real redis-server.
 let sandbox: Sandbox;
 let redis: RedisServer;
 
@@ -103,5 +103,27 @@ test('several instances: sessions in Redis behind a proxy, a readiness route, an
     await stopping;
   }
   expect(server.listening).toBe(false);
+  expect(client.isOpen).toBe(false);
+});
+
+// "Several instances (Redis)": what `store: redisStore(...)` expands to, every part shared, none
+// left per process (no startup warning), each in Redis.
+test('several instances, part by part: every part in Redis, no part left per process', async () => {
+  const warn = vi.spyOn(console, 'warn');
+  const { kit, bus, close, redis: client } = await import('../express/redis-parts.js');
+  const app = await serveSignedIn(kit, 'ada');
+  try {
+    expect(warn.mock.calls.flat().join('\n')).not.toMatch(/shared between instances/);
+    await bus.ready();
+    expect(await kit.health()).toMatchObject({ ok: true, bus: 'ok', store: 'ok' });
+    expect((await app.browser.post('/identity/session')).status).toBe(201);
+    expect(await client.keys('verify-kit:account:*')).toEqual(['verify-kit:account:ada']);
+    expect((await client.keys('verify-kit:limit:*')).length).toBeGreaterThan(0);
+  } finally {
+    warn.mockRestore();
+    await app.close();
+    await kit.close();
+    await close();
+  }
   expect(client.isOpen).toBe(false);
 });

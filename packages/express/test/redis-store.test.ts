@@ -3,41 +3,19 @@
 // 127.0.0.1 (one address, as behind an office's NAT), one real redis-server, the fake upstream.
 import { randomUUID } from 'node:crypto';
 import { generateWebhookSecret } from '@verify-kit/client';
-import {
-  Browser,
-  capturingLogger,
-  deliverWebhook,
-  expectKeyNeverLeaked,
-  type FakeUpstream,
-  type RedisServer,
-  startFakeUpstream,
-  startRedisServer,
-  until,
-} from '@verify-kit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, capturingLogger, deliverWebhook, until } from '@verify-kit/testkit';
+import { describe, expect, it } from 'vitest';
 import { type RedisKitStore, redisStore } from '../src/redis.js';
 import { type AppOptions, signedInUser, startApp, type TestApp } from './support/app.js';
-import { changeStatusOn, startVerificationOn } from './support/fixtures.js';
+import { changeStatusOn, startVerificationOn, useRedisAndFakeUpstream } from './support/fixtures.js';
 import { closeClient, connectedClient } from './support/redis.js';
 
 const API_KEY = 'sk_test_redis_store_4c2e9b';
 const SECRET = generateWebhookSecret();
 const SHARED_IN_PART = 'shared between instances';
 
-let redis: RedisServer;
-let upstream: FakeUpstream;
+const env = useRedisAndFakeUpstream(API_KEY);
 let run = 0;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  upstream = await startFakeUpstream();
-});
-
-afterAll(async () => {
-  await upstream?.close();
-  await redis?.stop();
-  expectKeyNeverLeaked(API_KEY);
-});
 
 /** One server process: its kit given one store and nothing else shared; its own log lines. */
 interface Instance {
@@ -55,10 +33,10 @@ async function instances(count: number, options: AppOptions = {}): Promise<Insta
   const started: Instance[] = [];
   for (let i = 0; i < count; i++) {
     const lines: string[] = [];
-    const store = redisStore({ url: redis.url }, { prefix });
+    const store = redisStore({ url: env.redis.url }, { prefix });
     await store.ready(); // optional: a webhook heard before it reaches this instance only
     const app = await startApp({
-      baseUrl: upstream.url,
+      baseUrl: env.upstream.url,
       apiKey: API_KEY,
       accountOf: signedInUser,
       webhookSecret: SECRET,
@@ -85,10 +63,10 @@ describe('store: redisStore({ url }) alone shares everything', () => {
   it('one address rotating cookies gets 60 creations a minute across three instances, not 60 each', async () => {
     const three = await instances(3);
     try {
-      const created = upstream.created.length;
+      const created = env.upstream.created.length;
       const statuses = [];
       for (let i = 0; i < 90; i++) statuses.push(await newVisitor(three[i % 3]!));
-      expect(upstream.created.length - created).toBe(60);
+      expect(env.upstream.created.length - created).toBe(60);
       expect(statuses.filter((status) => status === 429)).toHaveLength(30);
       for (const instance of three) expect(await newVisitor(instance)).toBe(429);
     } finally {
@@ -100,14 +78,18 @@ describe('store: redisStore({ url }) alone shares everything', () => {
     const [a, b] = await instances(2);
     try {
       const onA = await a!.app.signedIn('ada');
-      const id = await startVerificationOn(upstream, onA);
-      upstream.statuses.set(id, 'APPROVED');
+      const id = await startVerificationOn(env.upstream, onA);
+      env.upstream.statuses.set(id, 'APPROVED');
       // The same account on another device, balanced to B: the binding is in the store; a visit begins.
       const onB = await b!.app.signedIn('ada');
       expect((await onB.get('/api/data')).status).toBe(200);
       expect((await onB.get('/api/data')).status).toBe(200);
       // The service rejects; its signed webhook reaches A only.
-      await changeStatusOn(upstream, a!.app, { secret: SECRET, identificationId: id, status: 'REJECTED' });
+      await changeStatusOn(env.upstream, a!.app, {
+        secret: SECRET,
+        identificationId: id,
+        status: 'REJECTED',
+      });
       await until(async () => (await onB.get('/api/data')).status === 403, 'B refuses after A’s webhook');
       expect((await onA.get('/api/data')).status).toBe(403);
     } finally {
@@ -148,14 +130,14 @@ describe('store: redisStore({ url }) alone shares everything', () => {
   it('a kit given store and sessionLimit: false keeps its own choice; the rest is still shared', async () => {
     const [a, b] = await instances(2, { sessionLimit: false });
     try {
-      const created = upstream.created.length;
+      const created = env.upstream.created.length;
       const statuses = [];
       for (let i = 0; i < 70; i++) statuses.push(await newVisitor(i % 2 === 0 ? a! : b!));
       expect(statuses).toEqual(Array(70).fill(201));
-      expect(upstream.created.length - created).toBe(70);
+      expect(env.upstream.created.length - created).toBe(70);
       // The account's verification started on A is the one B answers for.
       const onA = await a!.app.signedIn('grace');
-      await startVerificationOn(upstream, onA);
+      await startVerificationOn(env.upstream, onA);
       const onB = await b!.app.signedIn('grace');
       expect((await onB.get('/identity/status')).status).toBe(200);
       expect(warningsOf([a!, b!])).toEqual([]);
@@ -177,11 +159,11 @@ describe('what kit.close() closes', () => {
   });
 
   it('a client you give the store stays yours: open after the kit closed, its subscriber closed', async () => {
-    const client = await connectedClient(redis.url);
+    const client = await connectedClient(env.redis.url);
     try {
       const store = redisStore({ client });
       await store.ready();
-      const app = await startApp({ baseUrl: upstream.url, apiKey: API_KEY, store });
+      const app = await startApp({ baseUrl: env.upstream.url, apiKey: API_KEY, store });
       expect((await app.kit.health()).bus).toBe('ok');
       await app.close();
       expect(client.isReady).toBe(true);

@@ -1,39 +1,18 @@
 // Creation limits shared by every instance through Redis (issue 23): two instances of the app on one
 // real redis-server, one fake upstream counting the sessions created, every request over real HTTP
 // from 127.0.0.1 (one address, as behind an office's NAT).
-import {
-  Browser,
-  CookieJar,
-  capturingLogger,
-  expectKeyNeverLeaked,
-  type FakeUpstream,
-  type RedisServer,
-  startFakeUpstream,
-  startRedisServer,
-  until,
-} from '@verify-kit/testkit';
+import { Browser, CookieJar, capturingLogger, startRedisServer, until } from '@verify-kit/testkit';
 import { RedisStore } from 'connect-redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionLimit } from '../src/index.js';
 import { signedInUser, startApp, type TestApp } from './support/app.js';
+import { useRedisAndFakeUpstream } from './support/fixtures.js';
 import { closeClient, connectedClient, type RedisClient } from './support/redis.js';
 
 const API_KEY = 'sk_test_shared_limits_7d3a91';
 
-let redis: RedisServer;
-let upstream: FakeUpstream;
+const env = useRedisAndFakeUpstream(API_KEY);
 let run = 0;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  upstream = await startFakeUpstream();
-});
-
-afterAll(async () => {
-  await upstream?.close();
-  await redis?.stop();
-  expectKeyNeverLeaked(API_KEY);
-});
 
 interface Instance {
   app: TestApp;
@@ -50,11 +29,11 @@ async function startInstance(
   limit: Omit<SessionLimit, 'redis'>,
   options: { sharedSessions?: boolean; accounts?: boolean } = {},
 ): Promise<Instance> {
-  const client = await connectedClient(redis.url);
+  const client = await connectedClient(env.redis.url);
   const lines: string[] = [];
   const app = await startApp(
     {
-      baseUrl: upstream.url,
+      baseUrl: env.upstream.url,
       apiKey: API_KEY,
       logger: capturingLogger(lines),
       sessionLimit: { ...limit, redis: client },
@@ -94,7 +73,7 @@ describe('creation limits shared through Redis', () => {
     try {
       const jar = new CookieJar();
       const via = (instance: Instance) => new Browser(instance.app.url, jar);
-      const created = upstream.created.length;
+      const created = env.upstream.created.length;
       for (let i = 0; i < 5; i++) {
         const res = await via(i % 2 === 0 ? a! : b!).post('/identity/session', { restart: true });
         expect(res.status).toBe(201);
@@ -106,7 +85,7 @@ describe('creation limits shared through Redis', () => {
         expect([res.status, res.json.error.code]).toEqual([429, 'TOO_MANY_SESSIONS']);
         expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       }
-      expect(upstream.created.length - created).toBe(5);
+      expect(env.upstream.created.length - created).toBe(5);
     } finally {
       await a?.close();
       await b?.close();
@@ -116,10 +95,10 @@ describe('creation limits shared through Redis', () => {
   it('one address rotating cookies gets 60 new sessions a minute for the whole deployment (defaults)', async () => {
     const [a, b] = await twoInstances();
     try {
-      const created = upstream.created.length;
+      const created = env.upstream.created.length;
       const statuses = [];
       for (let i = 0; i < 90; i++) statuses.push(await newVisitor(i % 2 === 0 ? a! : b!));
-      expect(upstream.created.length - created).toBe(60);
+      expect(env.upstream.created.length - created).toBe(60);
       expect(statuses.filter((status) => status === 429)).toHaveLength(30);
       // Refused on both instances, not only on the one that counted more.
       expect(await newVisitor(a!)).toBe(429);
@@ -133,7 +112,7 @@ describe('creation limits shared through Redis', () => {
   it('50 people behind one address, each signed in to their own account, are all served on either instance: no 429 (defaults)', async () => {
     const [a, b] = await twoInstances({}, { accounts: true });
     try {
-      const created = upstream.created.length;
+      const created = env.upstream.created.length;
       const people = await Promise.all(
         Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a! : b!).app.signedIn(`person-${run}-${i}`)),
       );
@@ -141,7 +120,7 @@ describe('creation limits shared through Redis', () => {
       // A reload asks again and gets the same verification: not a new session, not counted.
       const reloaded = await Promise.all(people.map((person) => person.post('/identity/session')));
       expect([...started, ...reloaded].map((res) => res.status)).toEqual(Array(100).fill(201));
-      expect(upstream.created.length - created).toBe(50);
+      expect(env.upstream.created.length - created).toBe(50);
     } finally {
       await a?.close();
       await b?.close();
@@ -167,16 +146,16 @@ describe('creation limits shared through Redis', () => {
 
   it('Redis that stops answering (a script holds it): counted in memory after 2 s, still bounded, never a 5xx', async () => {
     const [a, b] = await twoInstances({ perIp: 2 });
-    const admin = await connectedClient(redis.url);
-    const killer = await connectedClient(redis.url);
+    const admin = await connectedClient(env.redis.url);
+    const killer = await connectedClient(env.redis.url);
     try {
       // A script that never ends: Redis answers nobody (then only BUSY) until SCRIPT KILL.
       const held = admin.sendCommand(['EVAL', 'while true do end', '0']).catch(() => undefined);
-      const created = upstream.created.length;
+      const created = env.upstream.created.length;
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push(await newVisitor(a!));
       expect(statuses).toEqual([201, 201, 429, 429]);
-      expect(upstream.created.length - created).toBe(2);
+      expect(env.upstream.created.length - created).toBe(2);
       await killer.sendCommand(['SCRIPT', 'KILL']);
       await held;
     } finally {
@@ -192,19 +171,19 @@ describe('creation limits shared through Redis', () => {
     const [a, b] = await twoInstances({ perIp: 3 });
     try {
       expect(await newVisitor(a!)).toBe(201);
-      await redis.stop();
+      await env.redis.stop();
       await until(() => !a!.client.isReady && !b!.client.isReady, 'both instances saw Redis go');
       for (const instance of [a!, b!]) {
-        const created = upstream.created.length;
+        const created = env.upstream.created.length;
         const statuses = [];
         for (let i = 0; i < 10; i++) statuses.push(await newVisitor(instance));
         expect(statuses.every((status) => status === 201 || status === 429)).toBe(true);
-        expect(upstream.created.length - created).toBeLessThanOrEqual(3);
+        expect(env.upstream.created.length - created).toBeLessThanOrEqual(3);
         expect(statuses.slice(3)).toEqual(Array(7).fill(429));
         expect(instance.lines.some((line) => line.includes('redis is not connected'))).toBe(true);
       }
     } finally {
-      redis = await startRedisServer({ port: redis.port });
+      env.redis = await startRedisServer({ port: env.redis.port });
       await a?.close();
       await b?.close();
     }

@@ -54,6 +54,21 @@ export function useRedisAndSandbox(apiKey: string) {
   return context;
 }
 
+/** A real redis-server and the fake upstream for the tests of one file (`redis` may be replaced, e.g. restarted). */
+export function useRedisAndFakeUpstream(apiKey: string) {
+  const context = {} as { redis: RedisServer; upstream: FakeUpstream };
+  beforeAll(async () => {
+    context.redis = await startRedisServer();
+    context.upstream = await startFakeUpstream();
+  });
+  afterAll(async () => {
+    await context.upstream?.close();
+    await context.redis?.stop();
+    expectKeyNeverLeaked(apiKey);
+  });
+  return context;
+}
+
 /** The same on the misbehaving fake upstream, healthy again after each test. */
 export function useFakeUpstreamApp(apiKey: string, app: AppOptions = {}) {
   const context = {} as { upstream: FakeUpstream; app: TestApp };
