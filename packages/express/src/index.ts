@@ -2,9 +2,13 @@ export type { ErrorCode, VerifyRequest, VerifyResponse } from '@verify-kit/clien
 export { isVerifyKitError, VerifyKitError } from '@verify-kit/client';
 export type { VerificationBinding } from './bindings/binding.js';
 export type {
+  BindingRecords,
   BindingStore,
+  DecisionRecords,
   MemoryBindingStoreOptions,
+  RecordStore,
   StatusRecord,
+  StatusRecords,
   StoredDecision,
 } from './bindings/binding-store.js';
 export { createMemoryBindingStore } from './bindings/binding-store.js';

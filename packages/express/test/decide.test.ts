@@ -188,7 +188,7 @@ function setUp(row: Row) {
   );
   const store = core.bindings.store;
   if (row.bound !== false) {
-    store.set('ada', {
+    store.bindings.set('ada', {
       verificationSessionId: 'vs-1',
       identificationId: ID,
       deepLink: 'idv://x',
@@ -200,7 +200,7 @@ function setUp(row: Row) {
   if (row.stored !== undefined) {
     const { age, ...decision } = row.stored;
     const at = decision.status === null ? RETIRED_AT : T0 - age;
-    store.putDecision(ID.toLowerCase(), { ...decision, at }, STALE_IF_ERROR * 2);
+    store.decisions.put(ID.toLowerCase(), { ...decision, at }, STALE_IF_ERROR * 2);
   }
   const session: Record<string, unknown> = {};
   if (row.visit !== undefined) {

@@ -73,7 +73,7 @@ const REFUSED: [string, Record<string, unknown>, RegExp][] = [
     /staleIfErrorMs must be at least maxAgeMs \(600000\)/,
   ],
   [
-    'a binding store without the decision methods',
+    'a flat (deprecated) binding store without the decision methods',
     {
       bindingStore: {
         get() {},
@@ -84,7 +84,22 @@ const REFUSED: [string, Record<string, unknown>, RegExp][] = [
         deleteStatus() {},
       },
     },
-    /bindingStore must implement BindingStore: .*getDecision, putDecision, deleteDecision/,
+    /bindingStore must implement RecordStore \{ bindings: \{ get, set, delete \}, statusRecords: .*; read as the deprecated flat BindingStore it lacks getDecision, putDecision, deleteDecision$/,
+  ],
+  [
+    'a record store without its status records’ compareAndSet, nor decisions',
+    {
+      bindingStore: {
+        bindings: { get() {}, set() {}, delete() {} },
+        statusRecords: { get() {}, delete() {} },
+      },
+    },
+    /bindingStore must implement RecordStore .*: statusRecords\.compareAndSet, decisions\.get, decisions\.put, decisions\.delete missing/,
+  ],
+  [
+    'a binding store that is not an object',
+    { bindingStore: 'redis://' },
+    /bindingStore must be a RecordStore \{ bindings/,
   ],
   [
     'a store that is not redisStore(...)',

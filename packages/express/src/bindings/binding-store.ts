@@ -10,10 +10,10 @@ const MEMORY_DECISIONS = 100_000;
 
 // Stores whose decisions live in this process only: a webhook received by another instance reaches
 // them through the status bus's hint (decisions.ts), not through the store.
-const perProcessStores = new WeakSet<BindingStore>();
+const perProcessStores = new WeakSet<object>();
 
 /** true for createMemoryBindingStore's stores (one process); any other store is taken as shared. */
-export function isPerProcessStore(store: BindingStore): boolean {
+export function isPerProcessStore(store: RecordStore): boolean {
   return perProcessStores.has(store);
 }
 /** Bindings and status records one process keeps at most, each (the least recently used go first). */
@@ -49,27 +49,75 @@ export interface StoredDecision {
 
 type MaybePromise<T> = T | Promise<T>;
 
+/** An account's binding, under the account id: which verification belongs to the account. */
+export interface BindingRecords {
+  get(accountId: string): MaybePromise<VerificationBinding | undefined>;
+  set(accountId: string, binding: VerificationBinding): MaybePromise<void>;
+  delete(accountId: string): MaybePromise<void>;
+}
+
+/** The last status seen of each identification, for `onStatusChange` (once per transition). */
+export interface StatusRecords {
+  get(identificationId: string): MaybePromise<StatusRecord | undefined>;
+  /**
+   * Stores `next` only when the stored record's status is `expectedStatus` (undefined: no record yet),
+   * atomically across instances; true when it stored. The one write that decides who fires an event.
+   */
+  compareAndSet(
+    identificationId: string,
+    expectedStatus: string | undefined,
+    next: StatusRecord,
+  ): MaybePromise<boolean>;
+  delete(identificationId: string): MaybePromise<void>;
+}
+
+/** The last decision of each identification: what the gate answers inside a visit. */
+export interface DecisionRecords {
+  get(identificationId: string): MaybePromise<StoredDecision | undefined>;
+  /**
+   * Stores `next` unless the stored decision's `at` is later (atomically across instances): an older
+   * read or event never overwrites a newer one. `ttlMs`: it may be dropped after that (the kit
+   * ignores an older one anyway). True when it stored.
+   */
+  put(identificationId: string, next: StoredDecision, ttlMs: number): MaybePromise<boolean>;
+  delete(identificationId: string): MaybePromise<void>;
+}
+
 /**
- * Where verify-kit keeps which identification belongs to which account, and the last status seen of
- * each identification (so that `onStatusChange` fires once per transition across instances), and the
- * last decision of each identification (what the gate answers inside a visit; a webhook on any
- * instance reaches it here). Holds ids, links, a session code and statuses: no personal data.
- * Implement it over your own database; `createMemoryBindingStore` (one process) and
+ * Where verify-kit keeps its records, named by what each holds: `bindings` (which identification
+ * belongs to which account), `statusRecords` (the last status seen of each identification, so that
+ * `onStatusChange` fires once per transition across instances) and `decisions` (the last decision
+ * of each identification: what the gate answers inside a visit; a webhook on any instance reaches it
+ * here). Holds ids, links, a session code and statuses: no personal data. What `bindingStore`
+ * takes. Implement it over your own database; `createMemoryBindingStore` (one process) and
  * `createRedisBindingStore` (`@verify-kit/express/redis`) ship with the kit.
  *
  * Everything stored expires: a binding at `bindingExpiresAt(binding)`, a status record at
  * `statusRecordExpiresAt(record)` (retention.ts; recomputed on each write), and the store never
  * answers one past its time. Identification ids arrive as keys (`identificationKey`, lower case).
  */
+export interface RecordStore {
+  bindings: BindingRecords;
+  statusRecords: StatusRecords;
+  decisions: DecisionRecords;
+  /** For kit.health(): false (or a rejection) when the store cannot serve. Optional. */
+  health?(): MaybePromise<boolean>;
+}
+
+/**
+ * The store contract before `RecordStore`: the same records in one flat interface.
+ *
+ * @deprecated Implement `RecordStore` (`bindings`, `statusRecords`, `decisions`): `get`/`set`/`delete`
+ * become `bindings.get`/`set`/`delete`, `getStatus`/`compareAndSetStatus`/`deleteStatus` become
+ * `statusRecords.get`/`compareAndSet`/`delete`, `getDecision`/`putDecision`/`deleteDecision` become
+ * `decisions.get`/`put`/`delete`. `bindingStore` still takes this shape (adapted) until 1.0, and the
+ * shipped stores still answer it; it goes at 1.0.
+ */
 export interface BindingStore {
   get(accountId: string): MaybePromise<VerificationBinding | undefined>;
   set(accountId: string, binding: VerificationBinding): MaybePromise<void>;
   delete(accountId: string): MaybePromise<void>;
   getStatus(identificationId: string): MaybePromise<StatusRecord | undefined>;
-  /**
-   * Stores `next` only when the stored record's status is `expectedStatus` (undefined: no record yet),
-   * atomically across instances; true when it stored. The one write that decides who fires an event.
-   */
   compareAndSetStatus(
     identificationId: string,
     expectedStatus: string | undefined,
@@ -77,15 +125,104 @@ export interface BindingStore {
   ): MaybePromise<boolean>;
   deleteStatus(identificationId: string): MaybePromise<void>;
   getDecision(identificationId: string): MaybePromise<StoredDecision | undefined>;
-  /**
-   * Stores `next` unless the stored decision's `at` is later (atomically across instances): an older
-   * read or event never overwrites a newer one. `ttlMs`: it may be dropped after that (the kit
-   * ignores an older one anyway). True when it stored.
-   */
   putDecision(identificationId: string, next: StoredDecision, ttlMs: number): MaybePromise<boolean>;
   deleteDecision(identificationId: string): MaybePromise<void>;
-  /** For kit.health(): false (or a rejection) when the store cannot serve. Optional. */
   health?(): MaybePromise<boolean>;
+}
+
+/** Each record's methods, as `bindingStore` is checked (options.ts) and the shipped stores answer them. */
+export const RECORD_STORE_METHODS = {
+  bindings: ['get', 'set', 'delete'],
+  statusRecords: ['get', 'compareAndSet', 'delete'],
+  decisions: ['get', 'put', 'delete'],
+} as const;
+
+/** The deprecated flat shape's methods, in the order of RECORD_STORE_METHODS. */
+export const BINDING_STORE_METHODS = [
+  'get',
+  'set',
+  'delete',
+  'getStatus',
+  'compareAndSetStatus',
+  'deleteStatus',
+  'getDecision',
+  'putDecision',
+  'deleteDecision',
+] as const;
+
+/** true when `value` has any of RecordStore's parts (then it is read, and checked, as one). */
+export function looksLikeRecordStore(value: object): boolean {
+  const parts = value as Record<string, unknown>;
+  return Object.keys(RECORD_STORE_METHODS).some(
+    (part) => typeof parts[part] === 'object' && parts[part] !== null,
+  );
+}
+
+/** Each record's method and the flat BindingStore method it was (the migration note's table). */
+const FLAT_NAMES = {
+  bindings: { get: 'get', set: 'set', delete: 'delete' },
+  statusRecords: { get: 'getStatus', compareAndSet: 'compareAndSetStatus', delete: 'deleteStatus' },
+  decisions: { get: 'getDecision', put: 'putDecision', delete: 'deleteDecision' },
+} as const;
+
+// The flat methods withFlatMethods made (each calls its record's): not the integrator's own.
+const kitFlatMethods = new WeakSet<object>();
+
+type AnyMethod = (...args: unknown[]) => unknown;
+/** `target[name](...args)` at call time, `this` kept (a class-based store works). */
+const callOn =
+  (target: object, name: string): AnyMethod =>
+  (...args) =>
+    (target as Record<string, AnyMethod>)[name]?.(...args);
+
+/**
+ * What the kit uses of `bindingStore`: a RecordStore as it is (the shipped stores); a store of the
+ * deprecated flat shape adapted, each record's method calling the flat one. A flat method of the
+ * integrator's own beside records (`{ ...createMemoryBindingStore(), getDecision }`, a wrapper
+ * written for the flat shape) takes precedence over its record's method, as it did.
+ */
+export function toRecordStore(store: RecordStore | BindingStore): RecordStore {
+  const methods = store as unknown as Record<string, unknown>;
+  const ownFlat = (name: string) => {
+    const method = methods[name];
+    return typeof method === 'function' && !kitFlatMethods.has(method);
+  };
+  const records = looksLikeRecordStore(store);
+  if (records && !BINDING_STORE_METHODS.some(ownFlat)) return store as RecordStore;
+  const adapted: Record<string, unknown> = {};
+  for (const [part, names] of Object.entries(FLAT_NAMES)) {
+    adapted[part] = Object.fromEntries(
+      Object.entries(names).map(([method, flatName]) => [
+        method,
+        !records || ownFlat(flatName) ? callOn(store, flatName) : callOn(methods[part] as object, method),
+      ]),
+    );
+  }
+  if (typeof methods.health === 'function') adapted.health = callOn(store, 'health');
+  return adapted as unknown as RecordStore;
+}
+
+/**
+ * A shipped store answers the deprecated flat methods too until 1.0 (code that calls
+ * `store.get(accountId)` or types it `BindingStore` keeps working): each calls its record's.
+ */
+export function withFlatMethods<T extends RecordStore>(store: T): T & BindingStore {
+  const { bindings, statusRecords, decisions } = store;
+  const flat = {
+    get: (accountId: string) => bindings.get(accountId),
+    set: (accountId: string, binding: VerificationBinding) => bindings.set(accountId, binding),
+    delete: (accountId: string) => bindings.delete(accountId),
+    getStatus: (identificationId: string) => statusRecords.get(identificationId),
+    compareAndSetStatus: (identificationId: string, expected: string | undefined, next: StatusRecord) =>
+      statusRecords.compareAndSet(identificationId, expected, next),
+    deleteStatus: (identificationId: string) => statusRecords.delete(identificationId),
+    getDecision: (identificationId: string) => decisions.get(identificationId),
+    putDecision: (identificationId: string, next: StoredDecision, ttlMs: number) =>
+      decisions.put(identificationId, next, ttlMs),
+    deleteDecision: (identificationId: string) => decisions.delete(identificationId),
+  };
+  for (const method of Object.values(flat)) kitFlatMethods.add(method);
+  return Object.assign(store, flat);
 }
 
 export interface MemoryBindingStoreOptions {
@@ -104,7 +241,9 @@ const MemoryOptionsSchema = z.strictObject({
  * One process (the default): bindings are lost on restart and not shared between instances. Bounded
  * (`maxEntries`) and expiring (`retention`); an evicted account's binding is verified again.
  */
-export function createMemoryBindingStore(options: MemoryBindingStoreOptions = {}): BindingStore {
+export function createMemoryBindingStore(
+  options: MemoryBindingStoreOptions = {},
+): RecordStore & BindingStore {
   const factory = 'createMemoryBindingStore';
   const parsed = MemoryOptionsSchema.safeParse(options ?? {});
   if (!parsed.success) {
@@ -124,34 +263,40 @@ export function createMemoryBindingStore(options: MemoryBindingStoreOptions = {}
     else map.delete(key);
   };
   const decisions = new BoundedMap<string, StoredDecision>(MEMORY_DECISIONS);
-  const store: BindingStore = {
-    get: (accountId) => bindings.get(accountId),
-    set(accountId, binding) {
-      keep(bindings, accountId, structuredClone(binding), bindingExpiresAt(binding, retention));
+  const store = withFlatMethods<RecordStore>({
+    bindings: {
+      get: (accountId) => bindings.get(accountId),
+      set(accountId, binding) {
+        keep(bindings, accountId, structuredClone(binding), bindingExpiresAt(binding, retention));
+      },
+      delete(accountId) {
+        bindings.delete(accountId);
+      },
     },
-    delete(accountId) {
-      bindings.delete(accountId);
+    statusRecords: {
+      get: (identificationId) => statuses.get(identificationId),
+      compareAndSet(identificationId, expectedStatus, next) {
+        if (statuses.get(identificationId)?.status !== expectedStatus) return false;
+        keep(statuses, identificationId, { ...next }, statusRecordExpiresAt(next, retention));
+        return true;
+      },
+      delete(identificationId) {
+        statuses.delete(identificationId);
+      },
     },
-    getStatus: (identificationId) => statuses.get(identificationId),
-    compareAndSetStatus(identificationId, expectedStatus, next) {
-      if (statuses.get(identificationId)?.status !== expectedStatus) return false;
-      keep(statuses, identificationId, { ...next }, statusRecordExpiresAt(next, retention));
-      return true;
-    },
-    deleteStatus(identificationId) {
-      statuses.delete(identificationId);
-    },
-    getDecision: (identificationId) => decisions.get(identificationId),
-    putDecision(identificationId, next, ttlMs) {
-      if ((decisions.get(identificationId)?.at ?? Number.NEGATIVE_INFINITY) > next.at) return false;
-      decisions.set(identificationId, { ...next }, ttlMs);
-      return true;
-    },
-    deleteDecision(identificationId) {
-      decisions.delete(identificationId);
+    decisions: {
+      get: (identificationId) => decisions.get(identificationId),
+      put(identificationId, next, ttlMs) {
+        if ((decisions.get(identificationId)?.at ?? Number.NEGATIVE_INFINITY) > next.at) return false;
+        decisions.set(identificationId, { ...next }, ttlMs);
+        return true;
+      },
+      delete(identificationId) {
+        decisions.delete(identificationId);
+      },
     },
     health: () => true,
-  };
+  });
   perProcessStores.add(store);
   return store;
 }

@@ -5,7 +5,7 @@ import type { Log } from '../shared/log.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { readSessionBinding, sessionOf, type VerificationBinding } from './binding.js';
 import { clearProof, issueProof, proves } from './binding-proof.js';
-import { type BindingStore, isPerProcessStore } from './binding-store.js';
+import { isPerProcessStore, type RecordStore } from './binding-store.js';
 import { moveSession } from './session-rotation.js';
 
 /** Whose verification a request asks about: a signed-in account, or (no accountId) this browser session. */
@@ -23,7 +23,7 @@ const STORE_TIMEOUT_MS = 2000;
 
 /**
  * The one place that decides which verification a request may use. An account's binding lives in
- * the BindingStore (the account is the proof); an anonymous visitor's lives in the express-session
+ * the store's bindings (the account is the proof); an anonymous visitor's lives in the express-session
  * and counts only with the binding secret's cookie. Nothing ever moves an anonymous binding into an
  * account: a planted session must not verify somebody else's account.
  */
@@ -39,7 +39,7 @@ export class Bindings {
 
   constructor(
     private readonly accountOf: AccountOf | undefined,
-    readonly store: BindingStore,
+    readonly store: RecordStore,
     private readonly log: Log,
   ) {}
 
@@ -89,7 +89,7 @@ export class Bindings {
   /** The verification this owner may use: the account's, or the session's when the request proves it. */
   async find(req: Request | undefined, owner: Owner): Promise<VerificationBinding | undefined> {
     const { accountId } = owner;
-    if (accountId !== undefined) return this.stored(() => this.store.get(accountId));
+    if (accountId !== undefined) return this.stored(() => this.store.bindings.get(accountId));
     if (req === undefined) return undefined;
     const binding = readSessionBinding(req);
     return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
@@ -102,7 +102,9 @@ export class Bindings {
   async bind(req: Request, res: Response, owner: Owner, binding: VerificationBinding): Promise<void> {
     const { accountId } = owner;
     const previous =
-      accountId !== undefined ? await this.stored(() => this.store.get(accountId)) : readSessionBinding(req);
+      accountId !== undefined
+        ? await this.stored(() => this.store.bindings.get(accountId))
+        : readSessionBinding(req);
     const replaced =
       previous !== undefined && !sameIdentification(previous.identificationId, binding.identificationId)
         ? previous
@@ -110,7 +112,7 @@ export class Bindings {
     // Before the binding moves: a failure leaves the old binding, never its decision without it.
     if (replaced !== undefined) await this.onUnbound(replaced.identificationId);
     if (accountId !== undefined) {
-      await this.stored(() => this.store.set(accountId, binding));
+      await this.stored(() => this.store.bindings.set(accountId, binding));
     } else {
       const proof = issueProof(req, res, sessionOf(req));
       await moveSession(req, (session) => {
@@ -123,7 +125,7 @@ export class Bindings {
   /** The identification's status record goes: it is bound to nobody any more. */
   async dropStatus(identificationId: string): Promise<void> {
     const key = identificationKey(identificationId);
-    await this.stored(() => this.store.deleteStatus(key));
+    await this.stored(() => this.store.statusRecords.delete(key));
   }
 
   /**
@@ -155,7 +157,7 @@ export class Bindings {
     // Before the binding goes, as in bind().
     if (binding !== undefined) await this.onUnbound(binding.identificationId);
     const { accountId } = owner;
-    if (accountId !== undefined) await this.stored(() => this.store.delete(accountId));
+    if (accountId !== undefined) await this.stored(() => this.store.bindings.delete(accountId));
     else {
       const session = sessionOf(req);
       if (session.verifyKit !== undefined) delete session.verifyKit;
@@ -176,7 +178,7 @@ export class Bindings {
       return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
     }
     if (!isPerProcessStore(this.store)) return undefined;
-    const binding = this.storedNow(() => this.store.get(accountId));
+    const binding = this.storedNow(() => this.store.bindings.get(accountId));
     return isThenable(binding) ? undefined : binding;
   }
 

@@ -17,7 +17,7 @@ export type { VisitMarker };
  * The visit, the stored decision and revocation (packages/express/README.md, "Freshness and
  * outages"). The spec's rule is to re-read the status each time the user opens the application: the
  * first gated request of a visit reads the service; inside the visit the gate answers from the last
- * decision the kit read or received signed, kept in the BindingStore under the identification so a
+ * decision the kit read or received signed, kept in the store's decisions under the identification so a
  * webhook on any instance reaches it.
  */
 
@@ -156,7 +156,7 @@ export class Decisions {
     const now = this.now();
     const marker = markerOf(visitSessionOf(req));
     if (!this.#inVisit(marker, owner, identificationId, now)) return undefined;
-    const stored = this.bindings.storedNow(() => store.getDecision(identificationKey(identificationId)));
+    const stored = this.bindings.storedNow(() => store.decisions.get(identificationKey(identificationId)));
     if (isThenable(stored) || !this.#grantable(stored, now)) return undefined;
     this.#touch(req, marker, now);
     return this.#storedGrant(identificationId, stored, now, options);
@@ -237,7 +237,7 @@ export class Decisions {
 
   #stored(key: string): Promise<StoredDecision | undefined> {
     const { store } = this.bindings;
-    return this.bindings.stored(() => store.getDecision(key));
+    return this.bindings.stored(() => store.decisions.get(key));
   }
 
   /** A grant from the stored decision; re-read in the background once older than maxAgeMs. */
@@ -261,7 +261,7 @@ export class Decisions {
     if (this.now() - marker.seenAt > this.settings.visitIdleMs) return undefined;
     const { store } = this.bindings;
     const decision = this.bindings.stored(() =>
-      store.getDecision(identificationKey(marker.identificationId)),
+      store.decisions.get(identificationKey(marker.identificationId)),
     );
     // Unused when the binding names another identification; when used, awaited (and thrown) there.
     decision.catch(() => undefined);
@@ -367,7 +367,7 @@ export class Decisions {
   #put(key: string, decision: StoredDecision): Promise<boolean> {
     const { store } = this.bindings;
     const ttlMs = this.settings.staleIfErrorMs + DECISION_TTL_MARGIN_MS;
-    return this.bindings.stored(() => store.putDecision(key, decision, ttlMs));
+    return this.bindings.stored(() => store.decisions.put(key, decision, ttlMs));
   }
 
   /** Stale-while-revalidate: one background re-read (the reader's hook stores what it sees). */

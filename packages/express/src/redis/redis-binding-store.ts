@@ -1,5 +1,11 @@
 import { parseBinding } from '../bindings/binding.js';
-import type { BindingStore, StatusRecord, StoredDecision } from '../bindings/binding-store.js';
+import {
+  type BindingStore,
+  type RecordStore,
+  type StatusRecord,
+  type StoredDecision,
+  withFlatMethods,
+} from '../bindings/binding-store.js';
 import {
   bindingExpiresAt,
   type Retention,
@@ -24,7 +30,8 @@ export interface RedisBindingStoreOptions extends RedisConnectionOptions {
   retention?: Retention;
 }
 
-export interface RedisBindingStore extends BindingStore {
+/** A RecordStore in Redis (and, until 1.0, the deprecated flat BindingStore methods). */
+export interface RedisBindingStore extends RecordStore, BindingStore {
   /** Closes the connection verify-kit opened from `url` (not a client you passed). Idempotent. */
   close(): Promise<void>;
 }
@@ -99,47 +106,53 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
   const decisionKey = (identificationId: string) => `${prefix}decision:${identificationId}`;
   let closed = false;
 
-  return {
-    async get(accountId) {
-      const value = await command(['GET', accountKey(accountId)]);
-      if (typeof value !== 'string') return undefined;
-      try {
-        return parseBinding(JSON.parse(value));
-      } catch {
-        return undefined;
-      }
+  const store: RecordStore & { close(): Promise<void> } = {
+    bindings: {
+      async get(accountId) {
+        const value = await command(['GET', accountKey(accountId)]);
+        if (typeof value !== 'string') return undefined;
+        try {
+          return parseBinding(JSON.parse(value));
+        } catch {
+          return undefined;
+        }
+      },
+      async set(accountId, binding) {
+        const until = String(bindingExpiresAt(binding, retention));
+        await command(['SET', accountKey(accountId), JSON.stringify(binding), 'PXAT', until]);
+      },
+      async delete(accountId) {
+        await command(['DEL', accountKey(accountId)]);
+      },
     },
-    async set(accountId, binding) {
-      const until = String(bindingExpiresAt(binding, retention));
-      await command(['SET', accountKey(accountId), JSON.stringify(binding), 'PXAT', until]);
+    statusRecords: {
+      async get(identificationId) {
+        return parseRecord(await command(['HGET', statusKey(identificationId), 'record']));
+      },
+      async compareAndSet(identificationId, expectedStatus, next) {
+        const until = String(statusRecordExpiresAt(next, retention));
+        const args = [expectedStatus ?? '', next.status, JSON.stringify(next), until];
+        const reply = await command(['EVAL', COMPARE_AND_SET, '1', statusKey(identificationId), ...args], {
+          repeatable: false,
+        });
+        return reply === 1;
+      },
+      async delete(identificationId) {
+        await command(['DEL', statusKey(identificationId)]);
+      },
     },
-    async delete(accountId) {
-      await command(['DEL', accountKey(accountId)]);
-    },
-    async getStatus(identificationId) {
-      return parseRecord(await command(['HGET', statusKey(identificationId), 'record']));
-    },
-    async compareAndSetStatus(identificationId, expectedStatus, next) {
-      const until = String(statusRecordExpiresAt(next, retention));
-      const args = [expectedStatus ?? '', next.status, JSON.stringify(next), until];
-      const reply = await command(['EVAL', COMPARE_AND_SET, '1', statusKey(identificationId), ...args], {
-        repeatable: false,
-      });
-      return reply === 1;
-    },
-    async deleteStatus(identificationId) {
-      await command(['DEL', statusKey(identificationId)]);
-    },
-    async getDecision(identificationId) {
-      return parseDecision(await command(['HGET', decisionKey(identificationId), 'decision']));
-    },
-    async putDecision(identificationId, next, ttlMs) {
-      const args = [String(next.at), JSON.stringify(next), String(Math.max(1, Math.ceil(ttlMs)))];
-      const reply = await command(['EVAL', PUT_DECISION, '1', decisionKey(identificationId), ...args]);
-      return reply === 1;
-    },
-    async deleteDecision(identificationId) {
-      await command(['DEL', decisionKey(identificationId)]);
+    decisions: {
+      async get(identificationId) {
+        return parseDecision(await command(['HGET', decisionKey(identificationId), 'decision']));
+      },
+      async put(identificationId, next, ttlMs) {
+        const args = [String(next.at), JSON.stringify(next), String(Math.max(1, Math.ceil(ttlMs)))];
+        const reply = await command(['EVAL', PUT_DECISION, '1', decisionKey(identificationId), ...args]);
+        return reply === 1;
+      },
+      async delete(identificationId) {
+        await command(['DEL', decisionKey(identificationId)]);
+      },
     },
     async health() {
       // Readiness now: a balancer's check does not wait for a reconnect.
@@ -151,4 +164,5 @@ export function createRedisBindingStore(options: RedisBindingStoreOptions): Redi
       if (connection.owned) await shutDown(client);
     },
   };
+  return withFlatMethods(store);
 }

@@ -59,7 +59,7 @@ export class StatusEvents {
     };
     const { store } = this.bindings;
     const key = identificationKey(binding.identificationId);
-    await this.bindings.stored(() => store.compareAndSetStatus(key, undefined, record));
+    await this.bindings.stored(() => store.statusRecords.compareAndSet(key, undefined, record));
     this.#known.set(key, status);
   }
 
@@ -71,7 +71,7 @@ export class StatusEvents {
     if (!this.enabled) return undefined;
     const { store } = this.bindings;
     const key = identificationKey(identificationId);
-    const record = await this.bindings.stored(() => store.getStatus(key));
+    const record = await this.bindings.stored(() => store.statusRecords.get(key));
     if (record === undefined) return undefined;
     const spelled = record.identificationId;
     return typeof spelled === 'string' && identificationKey(spelled) === key ? spelled : identificationId;
@@ -92,7 +92,7 @@ export class StatusEvents {
   async #compareAndTell(id: string, identification: Identification, readStartedAt: number): Promise<void> {
     const { store } = this.bindings;
     const key = identificationKey(id);
-    const record = await this.bindings.stored(() => store.getStatus(key));
+    const record = await this.bindings.stored(() => store.statusRecords.get(key));
     if (record === undefined) return;
     const { status } = identification;
     // A read older than the one recorded (a slow instance) never rolls the status back.
@@ -101,7 +101,8 @@ export class StatusEvents {
       return;
     }
     const next: StatusRecord = { ...record, status, observedAt: readStartedAt };
-    if (!(await this.bindings.stored(() => store.compareAndSetStatus(key, record.status, next)))) return;
+    if (!(await this.bindings.stored(() => store.statusRecords.compareAndSet(key, record.status, next))))
+      return;
     this.#known.set(key, status);
     if (!(await this.#stillBound(key, record))) return;
     const event: StatusChangeEvent = {
@@ -129,9 +130,9 @@ export class StatusEvents {
     const { accountId } = record;
     if (accountId === undefined) return true;
     const { store } = this.bindings;
-    const bound = await this.bindings.stored(() => store.get(accountId));
+    const bound = await this.bindings.stored(() => store.bindings.get(accountId));
     if (bound !== undefined && identificationKey(bound.identificationId) === key) return true;
-    await this.bindings.stored(() => store.deleteStatus(key));
+    await this.bindings.stored(() => store.statusRecords.delete(key));
     this.log.debug('onStatusChange: an identification no longer bound to its account tells nothing', {
       identificationId: key,
     });

@@ -1,4 +1,4 @@
-import type { BindingStore } from '../bindings/binding-store.js';
+import { RECORD_STORE_METHODS, type RecordStore } from '../bindings/binding-store.js';
 import type { LimitRedisClient } from '../limits/rate-limits.js';
 import type { StatusBus } from '../status/status-bus.js';
 import type { ReplayStore } from '../webhooks/replay-store.js';
@@ -12,8 +12,8 @@ import { isFunction } from './option-schemas.js';
  * store's. `kit.close()` (and so `kit.shutdown()`) closes the store.
  */
 export interface KitStore {
-  /** Account bindings, status records and stored decisions (as `bindingStore`). */
-  readonly bindings: BindingStore;
+  /** Account bindings, status records and stored decisions (as `bindingStore`): a RecordStore. */
+  readonly bindings: RecordStore;
   /** Webhook hints to every instance's long-polls and cached reads (as `statusBus`). */
   readonly statusBus: StatusBus;
   /** The webhook-ids already accepted (as `replayStore`). */
@@ -33,19 +33,6 @@ export interface KitStore {
   close(): Promise<void>;
 }
 
-/** What a BindingStore implements (options.ts checks `bindingStore` by them too). */
-export const BINDING_STORE_METHODS = [
-  'get',
-  'set',
-  'delete',
-  'getStatus',
-  'compareAndSetStatus',
-  'deleteStatus',
-  'getDecision',
-  'putDecision',
-  'deleteDecision',
-] as const;
-
 const hasMethods = (value: unknown, methods: readonly string[]): boolean =>
   typeof value === 'object' &&
   value !== null &&
@@ -57,7 +44,11 @@ export function isKitStore(value: unknown): value is KitStore {
   const { bindings, statusBus, replayStore, counts } = value as Record<string, unknown>;
   const { redis, limitPrefix, sendPrefix } = (counts ?? {}) as Record<string, unknown>;
   return (
-    hasMethods(bindings, BINDING_STORE_METHODS) &&
+    typeof bindings === 'object' &&
+    bindings !== null &&
+    Object.entries(RECORD_STORE_METHODS).every(([part, methods]) =>
+      hasMethods((bindings as Record<string, unknown>)[part], methods),
+    ) &&
     hasMethods(statusBus, ['publish', 'subscribe']) &&
     hasMethods(replayStore, ['claim']) &&
     hasMethods(redis, ['eval', 'multi', 'del']) &&

@@ -10,7 +10,15 @@ import {
 import { DEFAULT_MAX_WAIT_SECONDS, MAX_WAIT_SECONDS } from '@verify-kit/protocol';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { type BindingStore, createMemoryBindingStore } from '../bindings/binding-store.js';
+import {
+  BINDING_STORE_METHODS,
+  type BindingStore,
+  createMemoryBindingStore,
+  looksLikeRecordStore,
+  RECORD_STORE_METHODS,
+  type RecordStore,
+  toRecordStore,
+} from '../bindings/binding-store.js';
 import type { AccountOf } from '../bindings/bindings.js';
 import { DEFAULT_SEND_PREFIX } from '../creation/send-link.js';
 import type { Freshness } from '../decisions/decisions.js';
@@ -21,7 +29,7 @@ import type { Logger } from '../shared/log.js';
 import type { StatusBus } from '../status/status-bus.js';
 import type { StatusChangeHandler } from '../status/status-events.js';
 import type { ReplayStore } from '../webhooks/replay-store.js';
-import { BINDING_STORE_METHODS, isKitStore, KIT_STORE_ERROR, type KitStore } from './kit-store.js';
+import { isKitStore, KIT_STORE_ERROR, type KitStore } from './kit-store.js';
 import { FreshnessSchema, fn, int, isFunction, objectWith, REDIS_CLIENT_ERROR } from './option-schemas.js';
 import { SEND_LINK_ARRAY_GONE, type SendLinkOptions, SendLinkSchema } from './send-link-options.js';
 
@@ -100,8 +108,13 @@ export interface VerifyKitOptions {
    * given, take precedence for their part. `kit.close()` closes it.
    */
   store?: KitStore;
-  /** Where account bindings and last-seen statuses live. Default: `store`'s, else in memory (one process). */
-  bindingStore?: BindingStore;
+  /**
+   * Where account bindings, last-seen statuses and stored decisions live: a `RecordStore`
+   * (`bindings`, `statusRecords`, `decisions`), e.g. `createRedisBindingStore(...)` or your database.
+   * Default: `store`'s, else in memory (one process). A store of the deprecated flat `BindingStore`
+   * shape is still taken (adapted) until 1.0.
+   */
+  bindingStore?: RecordStore | BindingStore;
   /** Told once per status transition of a verification this kit created, from upstream reads. */
   onStatusChange?: StatusChangeHandler;
   /** Told of each session created, gate decision, accepted webhook and forget (ids only). */
@@ -198,10 +211,14 @@ const OptionsSchema = z
       'must be a function (req) => the signed-in account id (a string), or undefined for a visitor',
     ).optional(),
     store: z.custom<KitStore>(isKitStore, { error: KIT_STORE_ERROR }).optional(),
-    bindingStore: objectWith<BindingStore>(
-      BINDING_STORE_METHODS,
-      'must implement BindingStore: get, set, delete, getStatus, compareAndSetStatus, deleteStatus, getDecision, putDecision, deleteDecision (see createMemoryBindingStore)',
-    ).optional(),
+    bindingStore: z
+      .custom<RecordStore | BindingStore>()
+      .superRefine((value, ctx) => {
+        const problem = recordStoreProblem(value);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .transform(toRecordStore)
+      .optional(),
     onStatusChange: fn<StatusChangeHandler>('must be a function (event) => void').optional(),
     onAudit: fn<AuditHandler>('must be a function (event) => void').optional(),
     sendLink: z
@@ -325,6 +342,32 @@ const OptionsSchema = z
   .transform(withStore)
   .transform((options) => ({ ...options, readBudget: readBudgetOf(options) }));
 
+const RECORD_STORE_SHAPE =
+  'RecordStore { bindings: { get, set, delete }, statusRecords: { get, compareAndSet, delete }, decisions: { get, put, delete } } (see createMemoryBindingStore)';
+
+/**
+ * What `bindingStore` lacks, naming each missing method: a RecordStore's (any of its parts given),
+ * else the deprecated flat BindingStore's; undefined when it has them all.
+ */
+function recordStoreProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return `must be a ${RECORD_STORE_SHAPE}`;
+  const methods = value as Record<string, unknown>;
+  if (looksLikeRecordStore(value)) {
+    const missing = Object.entries(RECORD_STORE_METHODS).flatMap(([part, names]) =>
+      names
+        .filter((name) => !isFunction((methods[part] as Record<string, unknown> | undefined)?.[name]))
+        .map((name) => `${part}.${name}`),
+    );
+    return missing.length === 0
+      ? undefined
+      : `must implement ${RECORD_STORE_SHAPE}: ${missing.join(', ')} missing`;
+  }
+  const missing = BINDING_STORE_METHODS.filter((name) => !isFunction(methods[name]));
+  return missing.length === 0
+    ? undefined
+    : `must implement ${RECORD_STORE_SHAPE}; read as the deprecated flat BindingStore it lacks ${missing.join(', ')}`;
+}
+
 interface CountedIn {
   redis?: LimitRedisClient | undefined;
   prefix?: string | undefined;
@@ -350,7 +393,7 @@ function countsIn<T extends CountedIn>(
 function withStore<
   T extends {
     store?: KitStore | undefined;
-    bindingStore?: BindingStore | undefined;
+    bindingStore?: RecordStore | undefined;
     statusBus?: StatusBus | undefined;
     replayStore?: ReplayStore | undefined;
     sessionLimit: false | (CountedIn & { perClient: number; perIp: number; windowSeconds: number });

@@ -8,7 +8,7 @@ import {
 } from '@verify-kit/testkit';
 import { createClient } from 'redis';
 import { afterAll, beforeAll } from 'vitest';
-import type { BindingStore, Logger, StoredDecision } from '../../src/index.js';
+import type { Logger, RecordStore, StoredDecision } from '../../src/index.js';
 import {
   createRedisBindingStore,
   createRedisStatusBus,
@@ -57,10 +57,10 @@ export interface DecisionPut {
 }
 
 /** Every decision put `store` answers from now on, in the order they settle (failed ones too, as not stored). */
-export function recordDecisionPuts(store: BindingStore): DecisionPut[] {
+export function recordDecisionPuts(store: RecordStore): DecisionPut[] {
   const puts: DecisionPut[] = [];
-  const put = store.putDecision.bind(store);
-  store.putDecision = async (identificationId, decision, ttlMs) => {
+  const put = store.decisions.put.bind(store.decisions);
+  store.decisions.put = async (identificationId, decision, ttlMs) => {
     let stored = false;
     try {
       stored = await put(identificationId, decision, ttlMs);
