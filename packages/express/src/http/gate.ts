@@ -1,6 +1,6 @@
 import { isKnownStatus, VerifyKitError } from '@verify-kit/client';
 import type { ErrorResponseBody, Phase } from '@verify-kit/protocol';
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { isThenable } from '../bindings/bindings.js';
 import type { DecisionSettings, Freshness } from '../decisions/decisions.js';
@@ -131,65 +131,74 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
     ...(freshness === undefined ? {} : { freshness }),
     ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
   };
-  return (req, res, next) => {
-    const unavailable = (error: VerifyKitError) => {
-      core.audit({ type: 'gate.denied', detail: error.code });
-      core.logFailure(error, 'requireApproved');
-      if (onUnavailable !== undefined) {
-        try {
-          onUnavailable(req, res, error);
-        } catch (handlerError) {
-          core.fail(res, handlerError, 'requireApproved onUnavailable', 503);
-        }
-      } else if (isNavigation(req)) {
-        sendUnavailablePage(res, error.code);
-      } else {
-        sendError(res, error, 503);
+  const unavailable = (req: Request, res: Response, error: VerifyKitError) => {
+    core.audit({ type: 'gate.denied', detail: error.code });
+    core.logFailure(error, 'requireApproved');
+    if (onUnavailable !== undefined) {
+      try {
+        onUnavailable(req, res, error);
+      } catch (handlerError) {
+        core.fail(res, handlerError, 'requireApproved onUnavailable', 503);
       }
-    };
-    const answer = (verdict: Verdict) => {
-      const { owner } = verdict;
-      if (verdict.kind === 'unavailable') return unavailable(verdict.error);
-      const status = verdict.kind === 'unbound' ? null : verdict.found?.identification.status;
-      // An unknown status is an upstream failure for the gate (503), never a pass.
-      if (status != null && !isKnownStatus(status)) {
-        return unavailable(kitError(ERROR_CODE.UPSTREAM_UNKNOWN_STATUS, 'unknown identification status'));
-      }
-      const identificationId =
-        verdict.kind === 'unbound' ? undefined : verdict.found?.binding.identificationId;
-      const source = sourceOf(verdict);
-      if (verdict.kind === 'granted') {
-        const granted = { accountId: owner.accountId, identificationId: verdict.identificationId };
-        core.audit({ type: 'gate.granted', ...granted, ...(source === undefined ? {} : { source }) });
-        next();
-        return;
-      }
-      const view = verdict.kind === 'refused' ? verdict.found.view : undefined;
-      const phase = view?.phase ?? null;
+    } else if (isNavigation(req)) {
+      sendUnavailablePage(res, error.code);
+    } else {
+      sendError(res, error, 503);
+    }
+  };
+  // Made once per gate, not per request: inside a visit this is all the gate does.
+  const answer = (req: Request, res: Response, next: NextFunction, verdict: Verdict) => {
+    const { owner } = verdict;
+    if (verdict.kind === 'granted') {
+      const source = verdict.reason === 'read' ? 'read' : 'stored';
       core.audit({
-        type: 'gate.denied',
+        type: 'gate.granted',
         accountId: owner.accountId,
-        identificationId,
-        detail: phase,
-        ...(source === undefined ? {} : { source }),
+        identificationId: verdict.identificationId,
+        source,
       });
-      if (onRefuse === 'next') next(notApproved(view?.status ?? null, phase));
-      else refuse(req, res, redirectTo, view?.status ?? null, phase);
-    };
+      next();
+      return;
+    }
+    if (verdict.kind === 'unavailable') return unavailable(req, res, verdict.error);
+    const found = verdict.kind === 'refused' ? verdict.found : undefined;
+    // An unknown status is an upstream failure for the gate (503), never a pass.
+    if (found !== undefined && !isKnownStatus(found.identification.status)) {
+      const error = kitError(ERROR_CODE.UPSTREAM_UNKNOWN_STATUS, 'unknown identification status');
+      return unavailable(req, res, error);
+    }
+    const status = found?.view.status ?? null;
+    const phase = found?.view.phase ?? null;
+    const source = sourceOf(verdict);
+    core.audit({
+      type: 'gate.denied',
+      accountId: owner.accountId,
+      identificationId: found?.binding.identificationId,
+      detail: phase,
+      ...(source === undefined ? {} : { source }),
+    });
+    if (onRefuse === 'next') next(notApproved(status, phase));
+    else refuse(req, res, redirectTo, status, phase);
+  };
+  return (req, res, next) => {
     // Fail closed: nothing after a failure reaches next(); the handler's own errors are not ours.
-    const fail = (error: unknown) => core.fail(res, error, 'requireApproved');
     let verdict: Verdict | Promise<Verdict>;
     try {
       verdict = core.decide(req, decideOptions);
     } catch (error) {
-      fail(error);
+      core.fail(res, error, 'requireApproved');
       return;
     }
     if (!isThenable(verdict)) {
-      answer(verdict);
+      answer(req, res, next, verdict);
       return;
     }
     // A handler after the gate that throws is the app's error (next(error)), never ours to answer.
-    verdict.then(answer, fail).catch(next);
+    verdict
+      .then(
+        (decided) => answer(req, res, next, decided),
+        (error: unknown) => core.fail(res, error, 'requireApproved'),
+      )
+      .catch(next);
   };
 }
