@@ -116,3 +116,29 @@ describe('the service’s own 429 is honoured', () => {
     }
   });
 });
+
+describe('the service down', () => {
+  it('a poll over its budget is told the service is down, never shown the approval it read before', async () => {
+    const sandbox = await startSandbox({ apiKey: API_KEY, reviewDelayMs: 0 });
+    const app = await startApp({
+      baseUrl: sandbox.url,
+      apiKey: API_KEY,
+      retries: 0,
+      accountOf: signedInUser,
+      readLimit: { perClient: 2, perIp: 1000 },
+    });
+    try {
+      const device = await app.signedIn('ada');
+      await verifyIn(sandbox, device);
+      expect((await device.get<{ phase: string }>('/identity/status')).json.phase).toBe('approved');
+      await sandbox.close();
+      // Polls as a widget retries them: the first reach for the service, the rest are over budget.
+      const answers: number[] = [];
+      for (let i = 0; i < 6; i++) answers.push((await device.get('/identity/status')).status);
+      expect(answers).toEqual([503, 503, 503, 503, 503, 503]);
+    } finally {
+      await app.close();
+      await sandbox.close();
+    }
+  });
+});

@@ -35,6 +35,8 @@ interface Latest {
   outdated?: true;
   /** Known without a read (remember()): never stands for a refusal at the gate. */
   assumed?: true;
+  /** The last read failed (the service down): a refused poll is told that, not an older status. */
+  failure?: VerifyKitError;
 }
 
 /** Answers that named another identification than the one asked for (a mixed-up cache). */
@@ -122,6 +124,7 @@ export class StatusReader {
       if (refusal === undefined) return this.#upstream(identificationId, key, settle);
       settle();
       const last = this.#latest.get(key);
+      if (last?.failure !== undefined && whenRefused === 'last') throw last.failure;
       if (last !== undefined && whenRefused === 'last') return last.identification;
       const refused = last !== undefined && !last.assumed && !isApproved(last.identification.status);
       if (refused && whenRefused === 'refusal') return last.identification;
@@ -159,16 +162,17 @@ export class StatusReader {
         throw error;
       }
     } catch (cause: unknown) {
-      // The latest answer is a failure: nothing older may stand in for it as fresh (fail closed);
-      // a poll the budget refuses may still be shown it.
-      if (settle()) this.#outdate(key);
+      // The latest answer is a failure: nothing older may stand in for it as fresh (fail closed).
+      // A poll the budget refuses is told the failure, not an older status (a verified screen while
+      // the gate refuses); a 429 is no outage, so during its pause the last read is still shown.
       const error = isVerifyKitError(cause)
         ? cause
         : new VerifyKitError(ERROR_CODES.UPSTREAM_UNAVAILABLE, 'reading the identification failed', {
             cause,
           });
-      if (isVerifyKitError(error, ERROR_CODES.UPSTREAM_RATE_LIMITED))
-        this.hooks.budget?.pause(error.retryAfterMs);
+      const rateLimited = isVerifyKitError(error, ERROR_CODES.UPSTREAM_RATE_LIMITED);
+      if (settle()) this.#outdate(key, rateLimited ? undefined : error);
+      if (rateLimited) this.hooks.budget?.pause(error.retryAfterMs);
       if (isDefinitive(error)) this.hooks.onDefinitive?.(identificationId);
       throw error;
     }
@@ -213,9 +217,10 @@ export class StatusReader {
     this.#inFlight.delete(key);
   }
 
-  #outdate(key: string): void {
+  #outdate(key: string, failure?: VerifyKitError): void {
     const latest = this.#latest.get(key);
-    if (latest !== undefined && !latest.outdated) this.#latest.set(key, { ...latest, outdated: true });
+    if (latest === undefined || (latest.outdated && failure === undefined)) return;
+    this.#latest.set(key, { ...latest, outdated: true, failure });
   }
 
   clear(): void {
