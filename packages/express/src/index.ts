@@ -14,8 +14,9 @@ export type {
 export { createMemoryBindingStore } from './bindings/binding-store.js';
 export type { Retention } from './bindings/retention.js';
 export { bindingExpiresAt, statusRecordExpiresAt } from './bindings/retention.js';
-export type { BeforeSend, ContactOf, SendLinkContact, VouchedContacts } from './creation/send-link.js';
+export type { SendLinkContact, VouchedContacts } from './creation/send-link.js';
 export type { DecisionSource, Freshness } from './decisions/decisions.js';
+export type { BeforeSend, ContactOf } from './http/express-request.js';
 export type { NotApprovedBody, RequireApprovedOptions } from './http/gate.js';
 export type { AccountStatus, StatusOfOptions, StatusOfResult, VerifyKit } from './kit.js';
 export { createVerifyKit } from './kit.js';

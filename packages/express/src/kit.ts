@@ -2,6 +2,7 @@ import type { VerifyRequest, VerifyResponse } from '@verify-kit/client';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { DecisionSource, Freshness } from './decisions/decisions.js';
 import { sourceOf } from './decisions/verdict.js';
+import { kitRequestOf } from './http/express-request.js';
 import { createGate, type RequireApprovedOptions } from './http/gate.js';
 import { createRouter } from './http/router.js';
 import { noVerification } from './http/routes/status.js';
@@ -75,7 +76,8 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
     requireApproved: (gateOptions) => createGate(core, gateOptions),
     async statusOf(req, statusOptions = {}) {
       const { freshness, maxAgeMs } = statusOptions;
-      const verdict = await core.decide(req, {
+      const kreq = kitRequestOf(req);
+      const verdict = await core.decide(kreq, {
         ...(freshness === 'every-request' || freshness === 'visit' ? { freshness } : {}),
         ...(Number.isInteger(maxAgeMs) && (maxAgeMs as number) > 0 ? { maxAgeMs } : {}),
       });
@@ -84,7 +86,7 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
         return { status: null, phase: null, expiresAt: null, approved: false, source: null };
       }
       // A grant from the visit's stored decision alone: the binding, for what it shows.
-      const binding = verdict.found?.binding ?? (await core.bindings.find(req, verdict.owner));
+      const binding = verdict.found?.binding ?? (await core.bindings.find(kreq, verdict.owner));
       if (binding === undefined) {
         return { status: null, phase: null, expiresAt: null, approved: false, source: null };
       }
@@ -103,16 +105,18 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
     },
     async verify(req, body) {
       core.assertOpen();
-      const owner = await core.bindings.ownerOf(req);
-      const binding = await core.bindings.find(req, owner);
+      const kreq = kitRequestOf(req);
+      const owner = await core.bindings.ownerOf(kreq);
+      const binding = await core.bindings.find(kreq, owner);
       if (binding === undefined) throw noVerification();
       return core.client.verify(binding.identificationId, body);
     },
     async forget(req, res) {
       core.assertOpen();
-      const owner = await core.bindings.ownerOf(req);
-      const forgotten = await core.bindings.forget(req, res ?? req.res, owner);
-      await core.decisions.forget(req, forgotten?.identificationId);
+      const kreq = kitRequestOf(req, res);
+      const owner = await core.bindings.ownerOf(kreq);
+      const forgotten = await core.bindings.forget(kreq, owner);
+      await core.decisions.forget(kreq, forgotten?.identificationId);
       if (forgotten !== undefined) {
         core.audit({ type: 'binding.forgotten', ...owner, identificationId: forgotten.identificationId });
       }

@@ -2,12 +2,11 @@
 // owner's; fresh, past maxAgeMs, within and past staleIfErrorMs; retired; a verified refusal; a read
 // failing with a timeout, a 5xx, a 429, a 404. A fake clock and the memory store; the service's
 // answers come from undici's MockAgent (no socket).
-import type { Request } from 'express';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { StoredDecision } from '../src/bindings/binding-store.js';
+import type { KitRequest, VisitMarker } from '../src/bindings/kit-request.js';
 import { RETIRED_AT } from '../src/decisions/stored-decision.js';
-import { VISIT_KEY } from '../src/decisions/visit-marker.js';
 import { KitCore } from '../src/wiring/core.js';
 import { resolveOptions } from '../src/wiring/options.js';
 
@@ -202,16 +201,32 @@ function setUp(row: Row) {
     const at = decision.status === null ? RETIRED_AT : T0 - age;
     store.decisions.put(ID.toLowerCase(), { ...decision, at }, STALE_IF_ERROR * 2);
   }
-  const session: Record<string, unknown> = {};
+  const session: { visit?: VisitMarker | undefined } = {};
   if (row.visit !== undefined) {
     const seenAt = row.visit === 'idle' ? T0 - VISIT_IDLE - 1 : T0 - 1000;
-    session[VISIT_KEY] = {
-      identificationId: ID,
-      accountId: row.visit === 'other-owner' ? 'eve' : 'ada',
-      seenAt,
-    };
+    const accountId = row.visit === 'other-owner' ? 'eve' : 'ada';
+    session.visit = { identificationId: ID, accountId, seenAt };
   }
-  const req = { session, headers: {}, ip: '192.0.2.1', socket: {} } as unknown as Request;
+  // The account's request: its browser session holds the visit marker and no anonymous binding.
+  const req: KitRequest = {
+    raw: {},
+    address: '192.0.2.1',
+    sessionKey: 'session-1',
+    present: async () => true,
+    visitor: {
+      binding: () => undefined,
+      heldBinding: () => undefined,
+      bind: async () => undefined,
+      approve: async () => undefined,
+      forget: () => undefined,
+      visit: () => session.visit,
+      setVisit: (marker) => {
+        session.visit = marker;
+      },
+      clientId: () => undefined,
+      setClientId: () => undefined,
+    },
+  };
   return { core, req, session, reads: () => reads, close: () => agent.close() };
 }
 
@@ -224,7 +239,7 @@ describe('core.decide: one verdict per gated request, through every rule', () =>
       expect([verdict.kind, verdict.reason]).toEqual(row.verdict);
       // A grant from a read outside a visit starts one.
       if (verdict.kind === 'granted' && verdict.reason === 'read' && row.visit !== 'in') {
-        expect(session[VISIT_KEY]).toMatchObject({ identificationId: ID, accountId: 'ada', seenAt: T0 });
+        expect(session.visit).toMatchObject({ identificationId: ID, accountId: 'ada', seenAt: T0 });
       }
       if (row.reads !== undefined) {
         await new Promise((resolve) => setTimeout(resolve, 20)); // a background re-read lands

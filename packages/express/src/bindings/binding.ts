@@ -1,9 +1,6 @@
-import type { Request } from 'express';
-import type { Session, SessionData } from 'express-session';
 import { z } from 'zod';
-import { ERROR_CODE, kitError } from '../shared/errors.js';
 
-/** What the kit keeps in the user's express-session: no key, no personal data. */
+/** What the kit keeps of a verification per account or browser session: no key, no personal data. */
 export interface VerificationBinding {
   verificationSessionId: string;
   identificationId: string;
@@ -16,12 +13,6 @@ export interface VerificationBinding {
   approvedAt?: string;
   /** SHA-256 of the binding secret (binding-proof.ts); anonymous bindings only. */
   proof?: string;
-}
-
-declare module 'express-session' {
-  interface SessionData {
-    verifyKit?: VerificationBinding;
-  }
 }
 
 // Store contents are data from outside the process: checked before use.
@@ -40,25 +31,4 @@ const BindingSchema = z.object({
 export function parseBinding(value: unknown): VerificationBinding | undefined {
   const parsed = BindingSchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
-}
-
-export type KitSession = Session & Partial<SessionData>;
-
-export const SESSION_MIDDLEWARE_MISSING_MESSAGE =
-  'req.session is undefined: mount express-session before verify-kit, e.g. ' +
-  "app.use(session({ secret, resave: false, saveUninitialized: false })) before app.use('/identity', kit.router) " +
-  'and before kit.requireApproved() (or the session store is disconnected)';
-
-/** req.session, or a SESSION_MIDDLEWARE_MISSING error naming the fix. */
-export function sessionOf(req: Request): KitSession {
-  const session = (req as Request & { session?: KitSession }).session;
-  if (session === undefined || session === null || typeof session !== 'object') {
-    throw kitError(ERROR_CODE.SESSION_MIDDLEWARE_MISSING, SESSION_MIDDLEWARE_MISSING_MESSAGE);
-  }
-  return session;
-}
-
-/** The binding this browser session holds, proven or not (bindings.ts decides whether it counts). */
-export function readSessionBinding(req: Request): VerificationBinding | undefined {
-  return parseBinding(sessionOf(req).verifyKit);
 }

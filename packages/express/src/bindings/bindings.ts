@@ -1,19 +1,18 @@
-import type { Request, Response } from 'express';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
 import { identificationKey, sameIdentification } from '../shared/identification-key.js';
 import type { Log } from '../shared/log.js';
 import { withTimeout } from '../shared/with-timeout.js';
-import { readSessionBinding, sessionOf, type VerificationBinding } from './binding.js';
-import { clearProof, issueProof, proves } from './binding-proof.js';
+import type { VerificationBinding } from './binding.js';
 import { isPerProcessStore, type RecordStore } from './binding-store.js';
-import { moveSession } from './session-rotation.js';
+import type { KitRequest } from './kit-request.js';
 
 /** Whose verification a request asks about: a signed-in account, or (no accountId) this browser session. */
 export interface Owner {
   accountId?: string;
 }
 
-export type AccountOf = (req: Request) => unknown;
+/** The integrator's: the signed-in account of the framework's request (KitRequest.raw). */
+export type AccountOf = (req: never) => unknown;
 
 export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
@@ -23,14 +22,11 @@ const STORE_TIMEOUT_MS = 2000;
 
 /**
  * The one place that decides which verification a request may use. An account's binding lives in
- * the store's bindings (the account is the proof); an anonymous visitor's lives in the express-session
- * and counts only with the binding secret's cookie. Nothing ever moves an anonymous binding into an
+ * the store's bindings (the account is the proof); an anonymous visitor's lives in its browser
+ * session (KitRequest.visitor) and counts only when the request proves it. Nothing ever moves an anonymous binding into an
  * account: a planted session must not verify somebody else's account.
  */
 export class Bindings {
-  // Session ids moving after an approval right now: a concurrent request of the same browser
-  // goes on with the old id (its response sets no cookie) rather than minting another.
-  readonly #approving = new Set<string>();
   /**
    * An identification is about to stop being bound (replaced by bind(), forgotten): its stored
    * decision is retired (Decisions.retire), since inside a visit it stands in for the binding.
@@ -47,16 +43,16 @@ export class Bindings {
     return this.accountOf !== undefined;
   }
 
-  async ownerOf(req: Request): Promise<Owner> {
+  async ownerOf(req: KitRequest): Promise<Owner> {
     return this.ownerNow(req);
   }
 
   /** ownerOf without a step of waiting when accountOf answers at once (the gate's stored grant). */
-  ownerNow(req: Request): Owner | Promise<Owner> {
+  ownerNow(req: KitRequest): Owner | Promise<Owner> {
     if (this.accountOf === undefined) return {};
     let id: unknown;
     try {
-      id = this.accountOf(req);
+      id = this.accountOf(req.raw as never);
     } catch (cause) {
       throw this.#accountOfThrew(cause);
     }
@@ -87,24 +83,22 @@ export class Bindings {
   }
 
   /** The verification this owner may use: the account's, or the session's when the request proves it. */
-  async find(req: Request | undefined, owner: Owner): Promise<VerificationBinding | undefined> {
+  async find(req: KitRequest | undefined, owner: Owner): Promise<VerificationBinding | undefined> {
     const { accountId } = owner;
     if (accountId !== undefined) return this.stored(() => this.store.bindings.get(accountId));
-    if (req === undefined) return undefined;
-    const binding = readSessionBinding(req);
-    return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
+    return req?.visitor.binding();
   }
 
   /**
    * Binds a new verification: to the account, or to a new session id with a new secret cookie. The
    * verification it replaces loses its status record at once: no event tells it to anybody after.
    */
-  async bind(req: Request, res: Response, owner: Owner, binding: VerificationBinding): Promise<void> {
+  async bind(req: KitRequest, owner: Owner, binding: VerificationBinding): Promise<void> {
     const { accountId } = owner;
     const previous =
       accountId !== undefined
         ? await this.stored(() => this.store.bindings.get(accountId))
-        : readSessionBinding(req);
+        : req.visitor.heldBinding();
     const replaced =
       previous !== undefined && !sameIdentification(previous.identificationId, binding.identificationId)
         ? previous
@@ -114,10 +108,7 @@ export class Bindings {
     if (accountId !== undefined) {
       await this.stored(() => this.store.bindings.set(accountId, binding));
     } else {
-      const proof = issueProof(req, res, sessionOf(req));
-      await moveSession(req, (session) => {
-        session.verifyKit = { ...binding, proof };
-      });
+      await req.visitor.bind(binding);
     }
     if (replaced !== undefined) await this.dropStatus(replaced.identificationId);
   }
@@ -132,37 +123,19 @@ export class Bindings {
    * The first approval seen by a request that proved an anonymous binding: its session moves to a
    * new id (sent on this response only). Accounts keep theirs: their sign-in is the app's.
    */
-  async approved(req: Request, owner: Owner, binding: VerificationBinding, at: number): Promise<void> {
-    if (owner.accountId !== undefined || binding.approvedAt !== undefined || req.res?.headersSent) return;
-    const oldId = (req as Request & { sessionID?: string }).sessionID ?? '';
-    if (this.#approving.has(oldId)) return;
-    this.#approving.add(oldId);
-    const approvedAt = new Date(at).toISOString();
-    try {
-      await moveSession(req, (session) => {
-        session.verifyKit = { ...binding, approvedAt };
-      });
-    } finally {
-      this.#approving.delete(oldId);
-    }
+  async approved(req: KitRequest, owner: Owner, binding: VerificationBinding, at: number): Promise<void> {
+    if (owner.accountId !== undefined || binding.approvedAt !== undefined) return;
+    await req.visitor.approve(binding, new Date(at).toISOString());
   }
 
   /** Unbinds the owner's verification; answers the binding that was removed. */
-  async forget(
-    req: Request,
-    res: Response | undefined,
-    owner: Owner,
-  ): Promise<VerificationBinding | undefined> {
+  async forget(req: KitRequest, owner: Owner): Promise<VerificationBinding | undefined> {
     const binding = await this.find(req, owner);
     // Before the binding goes, as in bind().
     if (binding !== undefined) await this.onUnbound(binding.identificationId);
     const { accountId } = owner;
     if (accountId !== undefined) await this.stored(() => this.store.bindings.delete(accountId));
-    else {
-      const session = sessionOf(req);
-      if (session.verifyKit !== undefined) delete session.verifyKit;
-      if (res !== undefined && !res.headersSent) clearProof(req, res);
-    }
+    else req.visitor.forget();
     if (binding !== undefined) await this.dropStatus(binding.identificationId);
     return binding;
   }
@@ -171,12 +144,9 @@ export class Bindings {
    * find() without a step of waiting: the session's binding, or an account's from a store of this
    * process; undefined when that cannot be known at once (find() then does it).
    */
-  findNow(req: Request, owner: Owner): VerificationBinding | undefined {
+  findNow(req: KitRequest, owner: Owner): VerificationBinding | undefined {
     const { accountId } = owner;
-    if (accountId === undefined) {
-      const binding = readSessionBinding(req);
-      return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
-    }
+    if (accountId === undefined) return req.visitor.binding();
     if (!isPerProcessStore(this.store)) return undefined;
     const binding = this.storedNow(() => this.store.bindings.get(accountId));
     return isThenable(binding) ? undefined : binding;

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { EmailSchema, isVerifyKitError, PhoneNumberSchema, type VerifyKitError } from '@verify-kit/client';
 import type { SendLinkChannel, SendLinkOffer } from '@verify-kit/protocol';
-import type { Request } from 'express';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Owner } from '../bindings/bindings.js';
 import { countIn, type LimitRedisClient } from '../limits/rate-limits.js';
@@ -20,9 +19,11 @@ export interface SendLinkContact {
   to: string;
 }
 
-export type ContactOf = (req: Request) => VouchedContacts | undefined | Promise<VouchedContacts | undefined>;
+export type ContactOf<Req = never> = (
+  req: Req,
+) => VouchedContacts | undefined | Promise<VouchedContacts | undefined>;
 /** Your last word before a send (a CAPTCHA, your own checks): throw a 4xx VerifyKitError to refuse. */
-export type BeforeSend = (req: Request, contact: SendLinkContact) => void | Promise<void>;
+export type BeforeSend<Req = never> = (req: Req, contact: SendLinkContact) => void | Promise<void>;
 
 /** What the send counts use of a node-redis (v6) client: `createClient()` from `redis` fits. */
 export type SendLimitRedisClient = LimitRedisClient;
@@ -122,13 +123,13 @@ export class SendLink {
   }
 
   /** This person's contacts per channel, checked; contactOf is not asked for an anonymous visitor unless allowed. */
-  async check(req: Request, owner: Owner): Promise<Checked> {
+  async check(req: unknown, owner: Owner): Promise<Checked> {
     const settings = this.settings;
     if (settings === undefined) return {};
     if (owner.accountId === undefined && !settings.anonymous) return {};
     let vouched: VouchedContacts | undefined;
     try {
-      vouched = await settings.contactOf(req);
+      vouched = await settings.contactOf(req as never);
     } catch (error) {
       const refusal = isRefusal(error) ? error : this.#hookFailed('contactOf', error);
       return Object.fromEntries(settings.channels.map((channel) => [channel, refusal]));
@@ -169,7 +170,7 @@ export class SendLink {
    * recipient's, the deployment's hourly budget). A cap that is full gives the others back and
    * refuses (TOO_MANY_SENDS); the returned refund gives them all back when the send fails.
    */
-  async take(req: Request, contact: SendLinkContact, keys: SendKeys): Promise<Refund> {
+  async take(req: unknown, contact: SendLinkContact, keys: SendKeys): Promise<Refund> {
     const settings = this.settings;
     const caps = this.#caps;
     if (settings === undefined || caps === undefined) {
@@ -177,7 +178,7 @@ export class SendLink {
     }
     if (settings.beforeSend !== undefined) {
       try {
-        await settings.beforeSend(req, { ...contact });
+        await settings.beforeSend(req as never, { ...contact });
       } catch (error) {
         throw isRefusal(error) ? error : this.#hookFailed('beforeSend', error);
       }

@@ -1,7 +1,7 @@
 import { type Identification, isApproved, isKnownStatus } from '@verify-kit/client';
-import type { Request } from 'express';
 import { isPerProcessStore, type StoredDecision } from '../bindings/binding-store.js';
 import { type Bindings, isThenable, type Owner } from '../bindings/bindings.js';
+import type { KitRequest, VisitMarker } from '../bindings/kit-request.js';
 import { browserCause, KIT_READ } from '../limits/read-budget.js';
 import { identificationKey } from '../shared/identification-key.js';
 import type { Log } from '../shared/log.js';
@@ -9,7 +9,6 @@ import { BoundedMap } from '../shared/lru.js';
 import type { StatusHint } from '../status/status-bus.js';
 import { isDefinitive, type StatusReader } from '../status/status-reader.js';
 import { RETIRED_AT, verifiedRefusal, vouches } from './stored-decision.js';
-import { markerOf, VISIT_KEY, type VisitMarker, visitSessionOf } from './visit-marker.js';
 
 export type { VisitMarker };
 
@@ -83,7 +82,7 @@ export class Decisions {
    * maxAgeMs). A read that fails inside a visit may answer a stored refusal, never a grant.
    */
   async decide(
-    req: Request,
+    req: KitRequest,
     owner: Owner,
     identificationId: string,
     options: DecideOptions = {},
@@ -102,12 +101,11 @@ export class Decisions {
       return { identification, source: 'read' } satisfies Decided;
     }
     const now = this.now();
-    const session = visitSessionOf(req);
-    const marker = markerOf(session);
+    const marker = req.visitor.visit();
     const accountId = owner.accountId ?? null;
     if (!this.#inVisit(marker, owner, identificationId, now)) {
       // An ended visit's marker goes now: a session moved on approval must not carry it.
-      if (marker !== undefined && session !== undefined) delete session[VISIT_KEY];
+      if (marker !== undefined) req.visitor.setVisit(undefined);
       const identification = await this.reader.read(identificationId, budget);
       const visit = isApproved(identification.status)
         ? { identificationId, accountId, seenAt: now }
@@ -150,11 +148,11 @@ export class Decisions {
    * inside a visit, a stored APPROVED that decide() would answer from the store. undefined for
    * anything else (decide() then does the whole work).
    */
-  storedGrantNow(req: Request, owner: Owner, identificationId: string, options: DecideOptions = {}) {
+  storedGrantNow(req: KitRequest, owner: Owner, identificationId: string, options: DecideOptions = {}) {
     if (!this.mayGrantNow(options)) return undefined;
     const { store } = this.bindings;
     const now = this.now();
-    const marker = markerOf(visitSessionOf(req));
+    const marker = req.visitor.visit();
     if (!this.#inVisit(marker, owner, identificationId, now)) return undefined;
     const stored = this.bindings.storedNow(() => store.decisions.get(identificationKey(identificationId)));
     if (isThenable(stored) || !this.#grantable(stored, now)) return undefined;
@@ -171,11 +169,11 @@ export class Decisions {
    * gone otherwise (expired, removed from the store by hand) grants for at most maxAgeMs more.
    * undefined: decide() with the binding does the whole work (the same prefetched call, not again).
    */
-  async grantStored(req: Request, owner: Owner, prefetched: Prefetched, options: DecideOptions = {}) {
+  async grantStored(req: KitRequest, owner: Owner, prefetched: Prefetched, options: DecideOptions = {}) {
     if (owner.accountId === undefined || (options.freshness ?? this.settings.freshness) !== 'visit') {
       return undefined;
     }
-    const marker = markerOf(visitSessionOf(req));
+    const marker = req.visitor.visit();
     const { identificationId } = prefetched;
     if (!this.#inVisit(marker, owner, identificationId, this.now())) return undefined;
     let stored: StoredDecision | undefined;
@@ -217,7 +215,7 @@ export class Decisions {
   }
 
   /** The visit's seenAt, refreshed at most every visitIdleMs / 10. */
-  #touch(req: Request, marker: VisitMarker, now: number): void {
+  #touch(req: KitRequest, marker: VisitMarker, now: number): void {
     if (now - marker.seenAt > this.settings.visitIdleMs / 10) this.enter(req, { ...marker, seenAt: now });
   }
 
@@ -254,9 +252,9 @@ export class Decisions {
    * account's binding, so a shared store answers both in one round trip (node-redis pipelines the
    * commands of one tick). undefined when no visit can be going on.
    */
-  prefetch(req: Request, owner: Owner, options: DecideOptions = {}): Prefetched | undefined {
+  prefetch(req: KitRequest, owner: Owner, options: DecideOptions = {}): Prefetched | undefined {
     if ((options.freshness ?? this.settings.freshness) !== 'visit') return undefined;
-    const marker = markerOf(visitSessionOf(req));
+    const marker = req.visitor.visit();
     if (marker === undefined || marker.accountId !== (owner.accountId ?? null)) return undefined;
     if (this.now() - marker.seenAt > this.settings.visitIdleMs) return undefined;
     const { store } = this.bindings;
@@ -335,9 +333,8 @@ export class Decisions {
   }
 
   /** forget(): the stored decision is retired, and this browser's visit ends. */
-  async forget(req: Request, identificationId: string | undefined): Promise<void> {
-    const session = visitSessionOf(req);
-    if (session !== undefined && VISIT_KEY in session) delete session[VISIT_KEY];
+  async forget(req: KitRequest, identificationId: string | undefined): Promise<void> {
+    req.visitor.setVisit(undefined);
     if (identificationId !== undefined) await this.retire(identificationId);
   }
 
@@ -384,9 +381,8 @@ export class Decisions {
     });
   }
 
-  /** Without express-session (accounts only) there is no visit: every gated request reads. */
-  enter(req: Request, marker: VisitMarker): void {
-    const session = visitSessionOf(req);
-    if (session !== undefined) session[VISIT_KEY] = marker;
+  /** Without a browser session (accounts only) there is no visit: every gated request reads. */
+  enter(req: KitRequest, marker: VisitMarker): void {
+    req.visitor.setVisit(marker);
   }
 }

@@ -1,23 +1,13 @@
-import type { Request } from 'express';
+import type { VisitMarker } from '../bindings/kit-request.js';
 
-/** What express-session keeps of a visit: no status, only whose visit it is and when it was last seen. */
-export interface VisitMarker {
-  identificationId: string;
-  accountId: string | null;
-  /** Epoch ms of a gated request of the visit, refreshed at most every visitIdleMs / 10. */
-  seenAt: number;
-}
+export type { VisitMarker };
 
-/** The session key of the visit marker (session rotation does not carry it over). */
+/** The session key of the visit marker in express-session (session rotation does not carry it over). */
 export const VISIT_KEY = 'verifyKitVisit';
 
 export type VisitSession = Record<string, unknown>;
 
-export function visitSessionOf(req: Request): VisitSession | undefined {
-  const session = (req as Request & { session?: unknown }).session;
-  return typeof session === 'object' && session !== null ? (session as unknown as VisitSession) : undefined;
-}
-
+/** A visit marker read from a session (outside data): the marker, or undefined when it is not one. */
 export function markerOf(session: VisitSession | undefined): VisitMarker | undefined {
   const marker = session?.[VISIT_KEY] as Partial<VisitMarker> | undefined;
   if (typeof marker !== 'object' || marker === null) return undefined;

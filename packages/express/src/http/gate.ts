@@ -10,6 +10,7 @@ import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
 import { FreshnessSchema, fn } from '../wiring/option-schemas.js';
 import { invalidOptions } from '../wiring/options.js';
+import { kitRequestOf } from './express-request.js';
 import { sendUnavailablePage } from './unavailable-page.js';
 
 export interface RequireApprovedOptions {
@@ -184,7 +185,7 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
     // Fail closed: nothing after a failure reaches next(); the handler's own errors are not ours.
     let verdict: Verdict | Promise<Verdict>;
     try {
-      verdict = core.decide(req, decideOptions);
+      verdict = core.decide(kitRequestOf(req, res), decideOptions);
     } catch (error) {
       core.fail(res, error, 'requireApproved');
       return;

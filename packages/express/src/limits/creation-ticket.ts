@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
-import { sessionOf } from '../bindings/binding.js';
 import type { Owner } from '../bindings/bindings.js';
+import type { KitRequest } from '../bindings/kit-request.js';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
-import { addressOf, type RateLimits } from './rate-limits.js';
-
-type WithBrowser = { verifyKitClient?: unknown };
+import type { RateLimits } from './rate-limits.js';
 
 /**
  * One `POST /session`'s place in the creation limits, taken when the request arrives, before any
@@ -17,14 +13,9 @@ export class CreationTicket {
   readonly address: string;
   readonly #browser: string | undefined;
 
-  constructor(
-    private readonly req: Request,
-    private readonly res: Response,
-  ) {
-    this.address = addressOf(req);
-    const id = ((req as Request & { session?: WithBrowser }).session as WithBrowser | undefined)
-      ?.verifyKitClient;
-    this.#browser = typeof id === 'string' ? id : undefined;
+  constructor(private readonly req: KitRequest) {
+    this.address = req.address;
+    this.#browser = req.visitor.clientId();
   }
 
   /**
@@ -33,7 +24,7 @@ export class CreationTicket {
    * before any count: nothing is created for it.
    */
   async check(limits: RateLimits): Promise<void> {
-    this.#assertPresent();
+    await this.#assertPresent();
     const clients = this.#browser === undefined ? [] : [`browser:${this.#browser}`];
     await limits.check({ address: this.address, clients });
   }
@@ -43,25 +34,18 @@ export class CreationTicket {
    * account; nothing is created for a client that is already gone.
    */
   async take(limits: RateLimits, owner: Owner): Promise<void> {
-    // A reset the kernel already has shows on the socket only once the event loop reads it: the
-    // route may have come this far on promises alone.
-    await new Promise((resolve) => setImmediate(resolve));
-    this.#assertPresent();
-    const browser = this.#browser ?? randomUUID();
+    await this.#assertPresent();
+    const browser = this.#browser ?? crypto.randomUUID();
     const clients = [`browser:${browser}`];
     if (owner.accountId !== undefined) clients.push(`account:${owner.accountId}`);
     await limits.take({ address: this.address, clients });
-    this.#assertPresent();
+    await this.#assertPresent();
     // The id survives the session's moves, so a script that keeps its cookies is counted too.
-    (sessionOf(this.req) as WithBrowser).verifyKitClient = browser;
+    this.req.visitor.setClientId(browser);
   }
 
-  #assertPresent(): void {
-    const socket = this.req.socket as Request['socket'] | null | undefined;
-    // A TCP socket whose peer has no address any more was reset, even where Node has not yet
-    // marked it destroyed (Node 24 notices later); a Unix socket never has a port or a peer address.
-    const reset = socket?.localPort !== undefined && socket.remoteAddress === undefined;
-    if (!this.res.destroyed && socket?.destroyed === false && !reset) return;
+  async #assertPresent(): Promise<void> {
+    if (await this.req.present()) return;
     // Nobody reads this answer; a tab that joined the creation asks again.
     const error = kitError(
       ERROR_CODE.SESSION_CREATION_IN_PROGRESS,

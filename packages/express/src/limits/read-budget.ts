@@ -1,9 +1,9 @@
-import type { Request } from 'express';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Owner } from '../bindings/bindings.js';
+import type { KitRequest } from '../bindings/kit-request.js';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
-import { addressOf, countIn, type LimitRedisClient } from './rate-limits.js';
+import { countIn, type LimitRedisClient } from './rate-limits.js';
 
 /** `upstreamReadsPerSecond` and `readLimit` once validated (options.ts), shared through `redis` when given. */
 export interface ReadBudgetSettings {
@@ -156,14 +156,11 @@ async function countOnly(limiter: RateLimiterAbstract): Promise<void> {
 
 /** A browser request's cause: its account, or its browser session, and its address. */
 export function browserCause(
-  req: Request,
+  req: KitRequest,
   owner: Owner,
   gate?: { vouched: () => Promise<boolean> },
 ): ReadCause {
-  const sessionId = (req as Request & { sessionID?: unknown }).sessionID;
   const client =
-    owner.accountId !== undefined
-      ? `account:${owner.accountId}`
-      : `session:${typeof sessionId === 'string' ? sessionId : 'none'}`;
-  return { kind: 'browser', client, address: addressOf(req), ...(gate === undefined ? {} : { gate }) };
+    owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${req.sessionKey ?? 'none'}`;
+  return { kind: 'browser', client, address: req.address, ...(gate === undefined ? {} : { gate }) };
 }

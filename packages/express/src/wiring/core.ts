@@ -7,10 +7,11 @@ import {
   type VerifyClient,
 } from '@verify-kit/client';
 import type { SendLinkOffer, SessionResponseBody, StatusResponseBody } from '@verify-kit/protocol';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { VerificationBinding } from '../bindings/binding.js';
 import { isPerProcessStore } from '../bindings/binding-store.js';
 import { Bindings, isThenable, type Owner } from '../bindings/bindings.js';
+import type { KitRequest } from '../bindings/kit-request.js';
 import { QrImages } from '../creation/qr-image.js';
 import { SendLink } from '../creation/send-link.js';
 import { SessionCreations } from '../creation/session-creation.js';
@@ -173,7 +174,7 @@ export class KitCore {
    * last read when this browser is over its read budget). `binding` undefined: none bound,
    * (anonymous) not proven by the binding secret, or gone at the service (isGone).
    */
-  async lookup(req: Request, maxAgeMs = 0, known?: Owner): Promise<Lookup> {
+  async lookup(req: KitRequest, maxAgeMs = 0, known?: Owner): Promise<Lookup> {
     const owner = known ?? (await this.bindings.ownerOf(req));
     const binding = await this.bindings.find(req, owner);
     if (binding === undefined) return { owner, binding };
@@ -198,7 +199,7 @@ export class KitCore {
    * time goes inside a visit"), else a promise of one. Throws only what is not the service's
    * (a closed kit, accountOf, a store that fails).
    */
-  decide(req: Request, options: DecideOptions = {}): Verdict | Promise<Verdict> {
+  decide(req: KitRequest, options: DecideOptions = {}): Verdict | Promise<Verdict> {
     this.assertOpen();
     const owner = this.bindings.ownerNow(req);
     if (isThenable(owner)) return owner.then((known) => this.#decideFrom(req, known, options));
@@ -206,7 +207,7 @@ export class KitCore {
   }
 
   /** Inside a visit with a store of this process: the stored APPROVED grants, with no step of waiting. */
-  #grantNow(req: Request, owner: Owner, options: DecideOptions): Verdict | undefined {
+  #grantNow(req: KitRequest, owner: Owner, options: DecideOptions): Verdict | undefined {
     if (!this.decisions.mayGrantNow(options)) return undefined;
     const binding = this.bindings.findNow(req, owner);
     // An anonymous visitor's first approval moves the session (approvedBy): the full path does that.
@@ -224,7 +225,7 @@ export class KitCore {
     };
   }
 
-  async #decideFrom(req: Request, owner: Owner, options: DecideOptions): Promise<Verdict> {
+  async #decideFrom(req: KitRequest, owner: Owner, options: DecideOptions): Promise<Verdict> {
     // Inside an account's visit with a shared store, the visit's stored decision grants alone (one
     // store call: Decisions.grantStored has why that is safe); else the same call serves below.
     const early = this.decisions.prefetch(req, owner, options);
@@ -279,15 +280,16 @@ export class KitCore {
    * A proven request saw its verification approved: the session id moves (anonymous, first time),
    * then the visit this read started is entered in the session (the moved one).
    */
-  async approvedBy(req: Request, found: Found, visit?: VisitMarker): Promise<void> {
+  async approvedBy(req: KitRequest, found: Found, visit?: VisitMarker): Promise<void> {
     if (isApproved(found.identification.status)) {
       await this.bindings.approved(req, found.owner, found.binding, this.now());
       if (visit !== undefined) this.decisions.enter(req, visit);
     }
   }
 
+  /** `mountPath`: where the routes answer (the QR image's URL is under it). */
   async sessionResponse(
-    req: Request,
+    mountPath: string,
     binding: VerificationBinding,
     view: StatusResponseBody,
     sendLink: readonly SendLinkOffer[] = [],
@@ -296,7 +298,7 @@ export class KitCore {
     return {
       sessionCode: binding.sessionCode,
       deepLink: binding.deepLink,
-      qrCodeUrl: `${req.baseUrl}/qr.svg?v=${token}`,
+      qrCodeUrl: `${mountPath}/qr.svg?v=${token}`,
       // The QR rides in the answer: the widget paints it without a second round trip.
       qrImage: await this.qr.dataUrl(binding.deepLink),
       sessionPageLink: binding.sessionPageLink,

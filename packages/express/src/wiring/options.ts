@@ -31,7 +31,11 @@ import type { StatusChangeHandler } from '../status/status-events.js';
 import type { ReplayStore } from '../webhooks/replay-store.js';
 import { isKitStore, KIT_STORE_ERROR, type KitStore } from './kit-store.js';
 import { FreshnessSchema, fn, int, isFunction, objectWith, REDIS_CLIENT_ERROR } from './option-schemas.js';
-import { SEND_LINK_ARRAY_GONE, type SendLinkOptions, SendLinkSchema } from './send-link-options.js';
+import {
+  SEND_LINK_ARRAY_GONE,
+  type SendLinkOptions as SendLinkOptionsOf,
+  SendLinkSchema,
+} from './send-link-options.js';
 
 /** What a webhook is about, from its parsed JSON: the identification and the event type. */
 export type WebhookPayloadParser = (
@@ -73,7 +77,9 @@ export interface WebhookVerifierInput {
  */
 export type WebhookVerifier = (input: WebhookVerifierInput) => { id: string } | Promise<{ id: string }>;
 
-export type { Logger, SendLinkOptions };
+export type { Logger };
+/** Send-link's options, with Express's request as contactOf's and beforeSend's. */
+export type SendLinkOptions = SendLinkOptionsOf<Request>;
 export { FreshnessSchema, fn };
 
 /**

@@ -7,10 +7,10 @@ import { fn, int, objectWith, REDIS_CLIENT_ERROR } from './option-schemas.js';
  * Send-link: the person may have the session's link sent to **their own** contact, the one your app
  * vouches for. The browser picks only the channel.
  */
-export interface SendLinkOptions {
+export interface SendLinkOptions<Req = never> {
   channels: readonly SendLinkChannel[];
   /** The verified contacts of this request's person (your account's e-mail and phone), or undefined. */
-  contactOf: ContactOf;
+  contactOf: ContactOf<Req>;
   /** Anonymous visitors too (contactOf must still vouch, e.g. from a phone you verified). Default false. */
   anonymous?: boolean;
   /** With `sms`, required: the calling-code prefixes texts may go to, e.g. `['+90', '+49']`. */
@@ -24,7 +24,7 @@ export interface SendLinkOptions {
   /** Sends per hour for the whole deployment (with `redis`; else per process). Default 100. */
   perHour?: number;
   /** Called before each send (a CAPTCHA, your own checks): throw a 4xx VerifyKitError to refuse. */
-  beforeSend?: BeforeSend;
+  beforeSend?: BeforeSend<Req>;
   /** A connected node-redis v6 client (yours: the kit never closes it): the counts are shared by every instance. */
   redis?: SendLimitRedisClient;
   /** Redis key prefix. Default `verify-kit:send:`. */

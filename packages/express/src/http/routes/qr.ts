@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { KitCore } from '../../wiring/core.js';
+import { kitRequestOf } from '../express-request.js';
 import { noVerification } from './status.js';
 
 const MAX_AGE_CAP_SECONDS = 3600;
@@ -12,8 +13,9 @@ export function qrRoute(core: KitCore): RequestHandler {
   return (req, res) => {
     const run = async () => {
       core.assertOpen();
-      const owner = await core.bindings.ownerOf(req);
-      const binding = await core.bindings.find(req, owner);
+      const kreq = kitRequestOf(req, res);
+      const owner = await core.bindings.ownerOf(kreq);
+      const binding = await core.bindings.find(kreq, owner);
       if (binding === undefined) throw noVerification();
       const svg = await core.qr.svg(binding.deepLink);
       const secondsLeft = Math.floor((Date.parse(binding.expiresAt) - core.now()) / 1000);

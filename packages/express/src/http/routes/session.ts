@@ -4,6 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { VerificationBinding } from '../../bindings/binding.js';
 import type { Owner } from '../../bindings/bindings.js';
+import type { KitRequest } from '../../bindings/kit-request.js';
 import { maskContact } from '../../creation/mask-contact.js';
 import type { SendLinkContact } from '../../creation/send-link.js';
 import { readJson } from '../../limits/body-limit.js';
@@ -11,6 +12,7 @@ import { CreationTicket } from '../../limits/creation-ticket.js';
 import { ERROR_CODE, kitError } from '../../shared/errors.js';
 import { isCrossSite, isJsonContentType } from '../../shared/request-guards.js';
 import type { Found, KitCore } from '../../wiring/core.js';
+import { kitRequestOf } from '../express-request.js';
 import { sessionBody } from './session-body.js';
 
 const SessionRequestSchema = z.strictObject({
@@ -51,7 +53,7 @@ async function parseRequest(core: KitCore, req: Request, res: Response): Promise
 /** The bound verification with its status, when it is to be answered as it is (no new session). */
 async function current(
   core: KitCore,
-  req: Request,
+  req: KitRequest,
   owner: Owner,
   request: SessionRequest,
 ): Promise<Found | undefined> {
@@ -71,7 +73,7 @@ async function current(
 async function create(
   core: KitCore,
   req: Request,
-  res: Response,
+  kreq: KitRequest,
   owner: Owner,
   request: SessionRequest,
   contact: SendLinkContact | undefined,
@@ -87,7 +89,7 @@ async function create(
   // The send's points are taken here, by the creation that sends, and given back unless it went out.
   const refund =
     contact &&
-    (await core.sendLink.take(req, contact, { sender: senderOf(req, owner), address: ticket.address }));
+    (await core.sendLink.take(req, contact, { sender: senderOf(kreq, owner), address: ticket.address }));
   let created: Awaited<ReturnType<typeof core.client.createSession>>;
   try {
     await ticket.take(core.limits, owner);
@@ -117,56 +119,58 @@ async function create(
   await core.events.created(owner, binding, 'IN_AUTOMATIC_REVIEW', core.now());
   core.reader.remember({ id: binding.identificationId, status: 'IN_AUTOMATIC_REVIEW' });
   // A new verification gets a new session id (anonymous): whoever knew the old one holds nothing.
-  await core.bindings.bind(req, res, owner, binding);
+  await core.bindings.bind(kreq, owner, binding);
   core.audit({ type: 'session.created', ...owner, identificationId: binding.identificationId });
   core.log.debug('verification session created', { identificationId: binding.identificationId });
   return binding;
 }
 
-async function handle(core: KitCore, req: Request, res: Response, ticket: CreationTicket): Promise<void> {
+async function handle(
+  core: KitCore,
+  req: Request,
+  res: Response,
+  kreq: KitRequest,
+  ticket: CreationTicket,
+): Promise<void> {
   await ticket.check(core.limits);
   const request = await parseRequest(core, req, res);
-  const owner = await core.bindings.ownerOf(req);
+  const owner = await core.bindings.ownerOf(kreq);
   // The person's own contacts, checked, before anything changes: a refused send leaves the session as it is.
   const contacts = await core.sendLink.check(req, owner);
   const contact = request.sendTo && core.sendLink.contactOn(contacts, request.sendTo.channel);
   const offers = core.sendLink.offers(contacts);
-  const found = await current(core, req, owner, request);
+  const found = await current(core, kreq, owner, request);
   if (found !== undefined) {
-    await core.approvedBy(req, found);
+    await core.approvedBy(kreq, found);
     res
       .status(201)
       .set('Cache-Control', 'no-store')
-      .json(await core.sessionResponse(req, found.binding, found.view, offers));
+      .json(await core.sessionResponse(req.baseUrl, found.binding, found.view, offers));
     return;
   }
-  const key = owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${sessionKey(req)}`;
+  const key = senderOf(kreq, owner);
   const joinable = owner.accountId !== undefined;
   let sent = false; // a request that joins another's creation sent nothing
   const binding = await core.creations.run(key, joinable, () => {
     sent = contact !== undefined;
-    return create(core, req, res, owner, request, contact, ticket);
+    return create(core, req, kreq, owner, request, contact, ticket);
   });
-  const answer = await core.sessionResponse(req, binding, core.createdView(binding), offers);
+  const answer = await core.sessionResponse(req.baseUrl, binding, core.createdView(binding), offers);
   if (sent && contact !== undefined) answer.sentTo = maskContact(contact);
   res.status(201).set('Cache-Control', 'no-store').json(answer);
 }
 
-/** Who a send is counted under: the account, or this browser session. */
-function senderOf(req: Request, owner: Owner): string {
-  return owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${sessionKey(req)}`;
-}
-
-function sessionKey(req: Request): string {
-  const id = (req as Request & { sessionID?: unknown }).sessionID;
-  return typeof id === 'string' && id.length > 0 ? id : 'none';
+/** Who a creation (and its send) is counted and joined under: the account, or this browser session. */
+function senderOf(req: KitRequest, owner: Owner): string {
+  return owner.accountId !== undefined ? `account:${owner.accountId}` : `session:${req.sessionKey ?? 'none'}`;
 }
 
 /** POST /session: starts (or resumes) the verification of this account or browser session. */
 export function sessionRoute(core: KitCore): RequestHandler {
   return (req, res) => {
     // First, before any await: the address is gone from the socket once the client resets.
-    const ticket = new CreationTicket(req, res);
-    handle(core, req, res, ticket).catch((error: unknown) => core.fail(res, error, 'POST /session'));
+    const kreq = kitRequestOf(req, res);
+    const ticket = new CreationTicket(kreq);
+    handle(core, req, res, kreq, ticket).catch((error: unknown) => core.fail(res, error, 'POST /session'));
   };
 }

@@ -6,6 +6,7 @@ import { browserCause, type ReadCause } from '../../limits/read-budget.js';
 import { ERROR_CODE, kitError } from '../../shared/errors.js';
 import { queryOf } from '../../shared/request-guards.js';
 import type { KitCore } from '../../wiring/core.js';
+import { kitRequestOf } from '../express-request.js';
 
 interface PollQuery {
   wait: number;
@@ -111,7 +112,8 @@ export function statusRoute(core: KitCore): RequestHandler {
       core.assertOpen();
       const query = parseQuery(req, core.options.maxWaitSeconds);
       // A client that waits already has a phase: a read younger than one interval is as good.
-      const found = await core.lookup(req, query.wait > 0 ? core.options.pollIntervalMs : 0);
+      const kreq = kitRequestOf(req, res);
+      const found = await core.lookup(kreq, query.wait > 0 ? core.options.pollIntervalMs : 0);
       if (found.binding === undefined) throw noVerification();
       const { binding, identification, view } = found;
       const held = query.wait > 0 && query.since !== undefined && core.options.longPoll;
@@ -120,7 +122,7 @@ export function statusRoute(core: KitCore): RequestHandler {
         return;
       }
       if (res.writableEnded || res.destroyed) return;
-      longPoll(core, res, binding, identification, query, browserCause(req, found.owner));
+      longPoll(core, res, binding, identification, query, browserCause(kreq, found.owner));
     };
     run().catch((error: unknown) => core.fail(res, error, 'GET /status'));
   };

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { KitSession } from './binding.js';
+import type { KitSession } from './express-session.js';
 
 /**
  * The binding secret (session fixation): an anonymous verification is proven by an HttpOnly cookie

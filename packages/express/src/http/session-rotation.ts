@@ -1,7 +1,7 @@
 import { VerifyKitError } from '@verify-kit/client';
 import type { Request } from 'express';
 import { ERROR_CODE } from '../shared/errors.js';
-import { type KitSession, sessionOf } from './binding.js';
+import { type KitSession, sessionOf } from './express-session.js';
 
 type SessionRequest = Request & { sessionID: string; session: KitSession };
 

@@ -1,0 +1,107 @@
+import type { Request, Response } from 'express';
+import type { VerificationBinding } from '../bindings/binding.js';
+import type { KitRequest, VisitMarker, Visitor } from '../bindings/kit-request.js';
+import type { BeforeSend as BeforeSendOf, ContactOf as ContactOfOf } from '../creation/send-link.js';
+import { markerOf, VISIT_KEY, type VisitSession } from '../decisions/visit-marker.js';
+import { addressOf } from '../limits/rate-limits.js';
+import { clearProof, issueProof, proves } from './binding-proof.js';
+import { readSessionBinding, sessionOf } from './express-session.js';
+import { moveSession } from './session-rotation.js';
+
+/** sendLink's contactOf, given Express's request. */
+export type ContactOf = ContactOfOf<Request>;
+/** sendLink's beforeSend, given Express's request. */
+export type BeforeSend = BeforeSendOf<Request>;
+
+type WithClient = { verifyKitClient?: unknown };
+
+// Session ids moving after an approval right now: a concurrent request of the same browser goes on
+// with the old id (its response sets no cookie) rather than minting another.
+const approving = new Set<string>();
+
+function sessionIdOf(req: Request): string | undefined {
+  const id = (req as Request & { sessionID?: unknown }).sessionID;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
+}
+
+function visitSessionOf(req: Request): VisitSession | undefined {
+  const session = (req as Request & { session?: unknown }).session;
+  return typeof session === 'object' && session !== null ? (session as unknown as VisitSession) : undefined;
+}
+
+/** The browser session as express-session holds it, proven by the binding secret's cookie. */
+function expressVisitor(req: Request, res: Response | undefined): Visitor {
+  return {
+    binding() {
+      const binding = readSessionBinding(req);
+      return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
+    },
+    heldBinding: () => readSessionBinding(req),
+    async bind(binding: VerificationBinding) {
+      if (res === undefined) throw new TypeError('binding a verification needs the response');
+      const proof = issueProof(req, res, sessionOf(req));
+      await moveSession(req, (session) => {
+        session.verifyKit = { ...binding, proof };
+      });
+    },
+    async approve(binding: VerificationBinding, approvedAt: string) {
+      if (req.res?.headersSent) return;
+      const oldId = sessionIdOf(req) ?? '';
+      if (approving.has(oldId)) return;
+      approving.add(oldId);
+      try {
+        await moveSession(req, (session) => {
+          session.verifyKit = { ...binding, approvedAt };
+        });
+      } finally {
+        approving.delete(oldId);
+      }
+    },
+    forget() {
+      const session = sessionOf(req);
+      if (session.verifyKit !== undefined) delete session.verifyKit;
+      if (res !== undefined && !res.headersSent) clearProof(req, res);
+    },
+    visit: () => markerOf(visitSessionOf(req)),
+    setVisit(marker: VisitMarker | undefined) {
+      const session = visitSessionOf(req);
+      if (session === undefined) return;
+      if (marker !== undefined) session[VISIT_KEY] = marker;
+      else if (VISIT_KEY in session) delete session[VISIT_KEY];
+    },
+    clientId() {
+      const id = (visitSessionOf(req) as WithClient | undefined)?.verifyKitClient;
+      return typeof id === 'string' ? id : undefined;
+    },
+    setClientId(id: string) {
+      (sessionOf(req) as WithClient).verifyKitClient = id;
+    },
+  };
+}
+
+/**
+ * Whether the client is still connected. A TCP socket whose peer has no address any more was reset,
+ * even where Node has not yet marked it destroyed (Node 24 notices later); a Unix socket never has a
+ * port or a peer address. A reset the kernel already has shows only once the event loop reads it.
+ */
+async function present(req: Request, res: Response | undefined): Promise<boolean> {
+  await new Promise((resolve) => setImmediate(resolve));
+  const socket = req.socket as Request['socket'] | null | undefined;
+  const reset = socket?.localPort !== undefined && socket.remoteAddress === undefined;
+  return res?.destroyed !== true && socket?.destroyed === false && !reset;
+}
+
+/** The engine's view of an Express request; `res` where the answer may set cookies. */
+export function kitRequestOf(req: Request, res?: Response): KitRequest {
+  let address: string | undefined;
+  return {
+    raw: req,
+    get address() {
+      address ??= addressOf(req);
+      return address;
+    },
+    sessionKey: sessionIdOf(req),
+    visitor: expressVisitor(req, res ?? req.res),
+    present: () => present(req, res ?? req.res),
+  };
+}
