@@ -1,5 +1,6 @@
 export type { ErrorCode, VerifyRequest, VerifyResponse } from '@verify-kit/client';
 export { isVerifyKitError, VerifyKitError } from '@verify-kit/client';
+export type { NotApprovedBody } from './answers/gate.js';
 export type { VerificationBinding } from './bindings/binding.js';
 export type {
   BindingRecords,
@@ -17,7 +18,8 @@ export { bindingExpiresAt, statusRecordExpiresAt } from './bindings/retention.js
 export type { SendLinkContact, VouchedContacts } from './creation/send-link.js';
 export type { DecisionSource, Freshness } from './decisions/decisions.js';
 export type { BeforeSend, ContactOf } from './http/express-request.js';
-export type { NotApprovedBody, RequireApprovedOptions } from './http/gate.js';
+export type { RequireApprovedOptions } from './http/gate.js';
+export { sameOriginJson } from './http/same-origin-json.js';
 export type { AccountStatus, StatusOfOptions, StatusOfResult, VerifyKit } from './kit.js';
 export { createVerifyKit } from './kit.js';
 export type {
@@ -33,7 +35,6 @@ export type {
 export { PHASE } from './protocol.js';
 export type { AuditEvent, AuditHandler } from './shared/audit.js';
 export { ERROR_CODE } from './shared/errors.js';
-export { sameOriginJson } from './shared/same-origin-json.js';
 export type { StatusBus, StatusHint, StatusListener } from './status/status-bus.js';
 export { createMemoryStatusBus } from './status/status-bus.js';
 export type { StatusChangeEvent, StatusChangeHandler } from './status/status-events.js';

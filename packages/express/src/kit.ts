@@ -1,11 +1,11 @@
 import type { VerifyRequest, VerifyResponse } from '@verify-kit/client';
 import type { Request, RequestHandler, Response, Router } from 'express';
+import { noVerification } from './answers/status.js';
 import type { DecisionSource, Freshness } from './decisions/decisions.js';
 import { sourceOf } from './decisions/verdict.js';
 import { kitRequestOf } from './http/express-request.js';
 import { createGate, type RequireApprovedOptions } from './http/gate.js';
 import { createRouter } from './http/router.js';
-import { noVerification } from './http/routes/status.js';
 import type { Phase } from './protocol.js';
 import { KitCore } from './wiring/core.js';
 import { type KitHealth, readHealth } from './wiring/health.js';

@@ -19,7 +19,8 @@ const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\
  */
 export const LAYERS: readonly (readonly string[])[] = [
   ['.'],
-  ['http'], // the Express shell: the router, the gate, routes/ — what reads req and answers on res
+  ['http'], // the Express shell: the router, the gate, routes/ — what reads req and writes answers on res
+  ['answers'], // the protocol's answers, whatever the server: session, status, qr, webhook, the gate's
   ['wiring'], // KitCore and what builds or ends it: options and their schemas, shutdown, health
   ['decisions', 'redis'], // the services, each folder one job: the gate's decision; the Redis adapters
   ['status', 'creation'], // reading and following a status; creating a session, sending its link

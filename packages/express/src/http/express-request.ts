@@ -105,3 +105,11 @@ export function kitRequestOf(req: Request, res?: Response): KitRequest {
     present: () => present(req, res ?? req.res),
   };
 }
+
+/** The request's header by lower-case name (the first, for a repeated one Node keeps as a list). */
+export function headerOf(req: Request): (name: string) => string | undefined {
+  return (name) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+}

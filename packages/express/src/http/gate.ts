@@ -1,17 +1,18 @@
-import { isKnownStatus, VerifyKitError } from '@verify-kit/client';
-import type { ErrorResponseBody, Phase } from '@verify-kit/protocol';
+import { VerifyKitError } from '@verify-kit/client';
+import type { Phase } from '@verify-kit/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
+import { type GatedRequest, gateOutcome, refusalMessage } from '../answers/gate.js';
 import { isThenable } from '../bindings/bindings.js';
 import type { DecisionSettings, Freshness } from '../decisions/decisions.js';
-import { sourceOf, type Verdict } from '../decisions/verdict.js';
-import { ERROR_CODE, kitError, sendError } from '../shared/errors.js';
+import type { Verdict } from '../decisions/verdict.js';
+import { ERROR_CODE } from '../shared/errors.js';
 import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
 import { FreshnessSchema, fn } from '../wiring/option-schemas.js';
 import { invalidOptions } from '../wiring/options.js';
-import { kitRequestOf } from './express-request.js';
-import { sendUnavailablePage } from './unavailable-page.js';
+import { headerOf, kitRequestOf } from './express-request.js';
+import { fail, sendAnswer } from './send-answer.js';
 
 export interface RequireApprovedOptions {
   /** Where browser navigations go when not approved (a path of this site), with `?returnTo=<path>`. */
@@ -35,12 +36,6 @@ export interface RequireApprovedOptions {
    * the app's error handler as a VerifyKitError NOT_APPROVED carrying `status` and `phase`.
    */
   onRefuse?: 'respond' | 'next';
-}
-
-/** The 403 of the gate. `status` and `phase` are null when no verification was started. */
-export interface NotApprovedBody extends ErrorResponseBody {
-  status: string | null;
-  phase: Phase | null;
 }
 
 const GateOptionsSchema = z.strictObject({
@@ -80,41 +75,20 @@ function parseGateOptions(input: unknown, kit: DecisionSettings) {
   return parsed.data;
 }
 
+/** A grant asks nothing of the request. */
+const NOT_ASKED: GatedRequest = { navigation: () => false, returnTo: () => undefined };
+
+function gatedRequest(req: Request): GatedRequest {
+  return {
+    navigation: () => isNavigation(req.method, headerOf(req)),
+    returnTo: () => sameOriginPath(req.originalUrl),
+  };
+}
+
 /** The refusal as an error for the app's handler (onRefuse: 'next'). */
 function notApproved(status: string | null, phase: Phase | null) {
   const error = new VerifyKitError(ERROR_CODE.NOT_APPROVED, refusalMessage(phase), { httpStatus: 403 });
   return Object.assign(error, { verification: { status, phase } });
-}
-
-function refusalMessage(phase: Phase | null): string {
-  return phase === null
-    ? 'identity verification required: no verification was started for this account or browser session'
-    : `identity verification required (current phase: ${phase})`;
-}
-
-function refuse(
-  req: Request,
-  res: Response,
-  redirectTo: string | undefined,
-  status: string | null,
-  phase: Phase | null,
-) {
-  res.set('Cache-Control', 'no-store');
-  if (redirectTo !== undefined && isNavigation(req)) {
-    const returnTo = sameOriginPath(req.originalUrl);
-    const location =
-      returnTo === undefined
-        ? redirectTo
-        : `${redirectTo}${redirectTo.includes('?') ? '&' : '?'}returnTo=${encodeURIComponent(returnTo)}`;
-    res.status(303).set('Location', location).end();
-    return;
-  }
-  const body: NotApprovedBody = {
-    error: { code: ERROR_CODE.NOT_APPROVED, message: refusalMessage(phase) },
-    status,
-    phase,
-  };
-  res.status(403).json(body);
 }
 
 /**
@@ -132,54 +106,22 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
     ...(freshness === undefined ? {} : { freshness }),
     ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
   };
-  const unavailable = (req: Request, res: Response, error: VerifyKitError) => {
-    core.audit({ type: 'gate.denied', detail: error.code });
-    core.logFailure(error, 'requireApproved');
-    if (onUnavailable !== undefined) {
-      try {
-        onUnavailable(req, res, error);
-      } catch (handlerError) {
-        core.fail(res, handlerError, 'requireApproved onUnavailable', 503);
-      }
-    } else if (isNavigation(req)) {
-      sendUnavailablePage(res, error.code);
-    } else {
-      sendError(res, error, 503);
-    }
-  };
-  // Made once per gate, not per request: inside a visit this is all the gate does.
   const answer = (req: Request, res: Response, next: NextFunction, verdict: Verdict) => {
-    const { owner } = verdict;
-    if (verdict.kind === 'granted') {
-      const source = verdict.reason === 'read' ? 'read' : 'stored';
-      core.audit({
-        type: 'gate.granted',
-        accountId: owner.accountId,
-        identificationId: verdict.identificationId,
-        source,
-      });
-      next();
+    // Inside a visit this is all the gate does: nothing of the request is read for a grant.
+    const request = verdict.kind === 'granted' ? NOT_ASKED : gatedRequest(req);
+    const outcome = gateOutcome(core, verdict, request, redirectTo);
+    if (outcome.kind === 'granted') return next();
+    if (outcome.kind === 'refused') {
+      if (onRefuse === 'next') next(notApproved(outcome.status, outcome.phase));
+      else sendAnswer(res, outcome.answer);
       return;
     }
-    if (verdict.kind === 'unavailable') return unavailable(req, res, verdict.error);
-    const found = verdict.kind === 'refused' ? verdict.found : undefined;
-    // An unknown status is an upstream failure for the gate (503), never a pass.
-    if (found !== undefined && !isKnownStatus(found.identification.status)) {
-      const error = kitError(ERROR_CODE.UPSTREAM_UNKNOWN_STATUS, 'unknown identification status');
-      return unavailable(req, res, error);
+    if (onUnavailable === undefined) return sendAnswer(res, outcome.answer);
+    try {
+      onUnavailable(req, res, outcome.error);
+    } catch (handlerError) {
+      fail(core, res, handlerError, 'requireApproved onUnavailable', 503);
     }
-    const status = found?.view.status ?? null;
-    const phase = found?.view.phase ?? null;
-    const source = sourceOf(verdict);
-    core.audit({
-      type: 'gate.denied',
-      accountId: owner.accountId,
-      identificationId: found?.binding.identificationId,
-      detail: phase,
-      ...(source === undefined ? {} : { source }),
-    });
-    if (onRefuse === 'next') next(notApproved(status, phase));
-    else refuse(req, res, redirectTo, status, phase);
   };
   return (req, res, next) => {
     // Fail closed: nothing after a failure reaches next(); the handler's own errors are not ours.
@@ -187,7 +129,7 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
     try {
       verdict = core.decide(kitRequestOf(req, res), decideOptions);
     } catch (error) {
-      core.fail(res, error, 'requireApproved');
+      fail(core, res, error, 'requireApproved');
       return;
     }
     if (!isThenable(verdict)) {
@@ -198,7 +140,7 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
     verdict
       .then(
         (decided) => answer(req, res, next, decided),
-        (error: unknown) => core.fail(res, error, 'requireApproved'),
+        (error: unknown) => fail(core, res, error, 'requireApproved'),
       )
       .catch(next);
   };

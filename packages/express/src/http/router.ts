@@ -1,16 +1,15 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { ERROR_CODE } from '../shared/errors.js';
+import { methodNotAllowed as notAllowed } from '../answers/answer.js';
 import type { KitCore } from '../wiring/core.js';
 import { qrRoute } from './routes/qr.js';
 import { sessionRoute } from './routes/session.js';
 import { statusRoute } from './routes/status.js';
 import { webhookRoute } from './routes/webhook.js';
+import { fail, sendAnswer } from './send-answer.js';
 
 function methodNotAllowed(allow: string) {
-  return (_req: Request, res: Response) => {
-    res.set('Allow', allow).set('Cache-Control', 'no-store').status(405);
-    res.json({ error: { code: ERROR_CODE.METHOD_NOT_ALLOWED, message: `use ${allow}` } });
-  };
+  const answer = notAllowed(allow);
+  return (_req: Request, res: Response) => sendAnswer(res, answer);
 }
 
 /** The widget protocol and the webhook receiver, to mount with app.use('/identity', kit.router). */
@@ -21,7 +20,7 @@ export function createRouter(core: KitCore): Router {
   router.route('/qr.svg').get(qrRoute(core)).all(methodNotAllowed('GET, HEAD'));
   router.route('/webhook').post(webhookRoute(core)).all(methodNotAllowed('POST'));
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    core.fail(res, error, 'router');
+    fail(core, res, error, 'router');
   });
   return router;
 }

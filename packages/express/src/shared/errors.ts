@@ -1,6 +1,5 @@
 import { isVerifyKitError, VerifyKitError } from '@verify-kit/client';
 import { ERROR_CODE, type ErrorCode, type ErrorResponseBody } from '@verify-kit/protocol';
-import type { Response } from 'express';
 
 export { ERROR_CODE };
 
@@ -87,17 +86,4 @@ export function toWire(error: unknown): { status: number; body: ErrorResponseBod
   const body: ErrorResponseBody = { error: { code: error.code, message } };
   if (error.details !== undefined && !error.code.startsWith('UPSTREAM_')) body.error.details = error.details;
   return { status, body };
-}
-
-export function sendError(res: Response, error: unknown, statusOverride?: number): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const wire = toWire(error);
-  res.status(statusOverride ?? wire.status);
-  res.setHeader('Cache-Control', 'no-store');
-  const retryAfter = (error as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-  if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
-  res.json(wire.body);
 }

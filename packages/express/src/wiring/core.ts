@@ -7,7 +7,6 @@ import {
   type VerifyClient,
 } from '@verify-kit/client';
 import type { SendLinkOffer, SessionResponseBody, StatusResponseBody } from '@verify-kit/protocol';
-import type { Response } from 'express';
 import type { VerificationBinding } from '../bindings/binding.js';
 import { isPerProcessStore } from '../bindings/binding-store.js';
 import { Bindings, isThenable, type Owner } from '../bindings/bindings.js';
@@ -20,7 +19,7 @@ import type { Found, Verdict } from '../decisions/verdict.js';
 import { RateLimits } from '../limits/rate-limits.js';
 import { browserCause, ReadBudget } from '../limits/read-budget.js';
 import { createAudit } from '../shared/audit.js';
-import { ERROR_CODE, isUpstreamError, kitError, sendError } from '../shared/errors.js';
+import { ERROR_CODE, isUpstreamError, kitError } from '../shared/errors.js';
 import { createLog, type Log } from '../shared/log.js';
 import { phaseOf } from '../status/phase.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from '../status/status-bus.js';
@@ -323,12 +322,6 @@ export class KitCore {
     if (this.#warned.has(message)) return;
     this.#warned.add(message);
     this.log.warn(message, meta);
-  }
-
-  /** Logs what the operator needs (never the key, never a body) and answers with the error. */
-  fail(res: Response, error: unknown, where: string, statusOverride?: number): void {
-    this.logFailure(error, where);
-    sendError(res, error, statusOverride);
   }
 
   /** Logs what an operator should know of a failure; never the key (the logger scrubs it too). */

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Answer } from './answer.js';
 
 // What a person navigating to a gated page sees when the service cannot be asked (the gate's 503):
 // plain semantic HTML with no script or style, so any CSP allows it. `onUnavailable` replaces it.
@@ -19,11 +19,14 @@ cannot be reached at the moment. Nothing is wrong with your account.</p>
 `;
 
 /** `code` is one of the kit's own SNAKE_CASE codes, never text from the service. */
-export function sendUnavailablePage(res: Response, code: string): void {
-  res.status(503).set({
-    'Cache-Control': 'no-store',
-    'Content-Type': 'text/html; charset=utf-8',
-    'Retry-After': '30',
-  });
-  res.send(PAGE(code.replace(/[^A-Z0-9_]/g, '')));
+export function unavailablePage(code: string): Answer {
+  return {
+    status: 503,
+    headers: {
+      'Cache-Control': 'no-store',
+      'Content-Type': 'text/html; charset=utf-8',
+      'Retry-After': '30',
+    },
+    body: { text: PAGE(code.replace(/[^A-Z0-9_]/g, '')) },
+  };
 }

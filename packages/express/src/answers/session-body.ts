@@ -1,15 +1,14 @@
 import { CreateSessionRequestSchema, isVerifyKitError } from '@verify-kit/client';
 import type { Locale } from '@verify-kit/protocol';
-import type { Request } from 'express';
-import { serviceLocale } from '../../creation/service-locale.js';
-import { ERROR_CODE, kitError } from '../../shared/errors.js';
-import type { KitCore } from '../../wiring/core.js';
-import type { SessionOptions } from '../../wiring/options.js';
+import { serviceLocale } from '../creation/service-locale.js';
+import { ERROR_CODE, kitError } from '../shared/errors.js';
+import type { KitCore } from '../wiring/core.js';
+import type { SessionOptions } from '../wiring/options.js';
 
-/** The creation body for this request: workflowId, defaults, then sessionOptions(req). */
+/** The creation body for this request (`req`: the framework's): workflowId, defaults, then sessionOptions(req). */
 export async function sessionBody(
   core: KitCore,
-  req: Request,
+  req: unknown,
   request: { locale?: Locale; contact?: { email: string } | { phoneNumber: string } } = {},
 ) {
   const { sessionOptions, workflowId } = core.options;
@@ -17,7 +16,7 @@ export async function sessionBody(
   let extra: SessionOptions = {};
   if (sessionOptions !== undefined) {
     try {
-      extra = (await sessionOptions(req)) ?? {};
+      extra = (await sessionOptions(req as never)) ?? {};
     } catch (error) {
       // An integrator may refuse on purpose: a VerifyKitError with a 4xx status goes out as it is.
       if (

@@ -1,6 +1,8 @@
 import type { RequestHandler } from 'express';
-import { ERROR_CODE, kitError, sendError } from './errors.js';
-import { isCrossSite, isJsonContentType } from './request-guards.js';
+import { ERROR_CODE, kitError } from '../shared/errors.js';
+import { isCrossSite, isJsonContentType } from '../shared/request-guards.js';
+import { headerOf } from './express-request.js';
+import { sendError } from './send-answer.js';
 
 /**
  * The kit's CSRF rule for an app's own JSON API, the one `POST /session` follows: a request that
@@ -12,10 +14,11 @@ import { isCrossSite, isJsonContentType } from './request-guards.js';
 export function sameOriginJson(): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
-    if (isCrossSite(req)) {
+    const header = headerOf(req);
+    if (isCrossSite(header, Boolean(req.app?.get('trust proxy')))) {
       return sendError(res, kitError(ERROR_CODE.CROSS_SITE_REQUEST, 'this request came from another site'));
     }
-    if (!isJsonContentType(req)) {
+    if (!isJsonContentType(header)) {
       return sendError(
         res,
         kitError(ERROR_CODE.UNSUPPORTED_MEDIA_TYPE, 'send Content-Type: application/json'),
