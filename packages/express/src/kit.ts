@@ -1,8 +1,10 @@
 import type { VerifyRequest, VerifyResponse } from '@verify-kit/client';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { noVerification } from './answers/status.js';
-import type { DecisionSource, Freshness } from './decisions/decisions.js';
-import { sourceOf } from './decisions/verdict.js';
+import { forget, type StatusOfOptions, type StatusOfResult, statusOf } from './answers/status-of.js';
+
+export type { StatusOfOptions, StatusOfResult };
+
 import { kitRequestOf } from './http/express-request.js';
 import { createGate, type RequireApprovedOptions } from './http/gate.js';
 import { createRouter } from './http/router.js';
@@ -11,24 +13,6 @@ import { KitCore } from './wiring/core.js';
 import { type KitHealth, readHealth } from './wiring/health.js';
 import { resolveOptions, type VerifyKitOptions } from './wiring/options.js';
 import { parseShutdownOptions, type ShutdownOptions, shutdown } from './wiring/shutdown.js';
-
-export interface StatusOfOptions {
-  /** Default the kit's: 'visit' reads at the start of a visit and answers from the stored decision inside it. */
-  freshness?: Freshness;
-  /** As requireApproved's: 'every-request' reuses a read younger than this (default 0). */
-  maxAgeMs?: number;
-}
-
-/** `status`, `phase` and `expiresAt` are null when no verification is bound. */
-export interface StatusOfResult {
-  status: string | null;
-  phase: Phase | null;
-  expiresAt: string | null;
-  /** true only for the upstream status APPROVED. */
-  approved: boolean;
-  /** `read` from the service now, `stored` from the visit's stored decision; null when none is bound. */
-  source: DecisionSource | null;
-}
 
 /** An account's verification, read now: for jobs, webhooks of your own, admin pages. */
 export interface AccountStatus extends Omit<StatusOfResult, 'source'> {
@@ -74,35 +58,7 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
   return {
     router: createRouter(core),
     requireApproved: (gateOptions) => createGate(core, gateOptions),
-    async statusOf(req, statusOptions = {}) {
-      const { freshness, maxAgeMs } = statusOptions;
-      const kreq = kitRequestOf(req);
-      const verdict = await core.decide(kreq, {
-        ...(freshness === 'every-request' || freshness === 'visit' ? { freshness } : {}),
-        ...(Number.isInteger(maxAgeMs) && (maxAgeMs as number) > 0 ? { maxAgeMs } : {}),
-      });
-      if (verdict.kind === 'unavailable') throw verdict.error;
-      if (verdict.kind === 'unbound') {
-        return { status: null, phase: null, expiresAt: null, approved: false, source: null };
-      }
-      // A grant from the visit's stored decision alone: the binding, for what it shows.
-      const binding = verdict.found?.binding ?? (await core.bindings.find(kreq, verdict.owner));
-      if (binding === undefined) {
-        return { status: null, phase: null, expiresAt: null, approved: false, source: null };
-      }
-      const identification = verdict.found?.identification ?? {
-        id: binding.identificationId,
-        status: 'APPROVED',
-      };
-      const { status, phase, expiresAt } = core.describe(binding, identification);
-      return {
-        status,
-        phase,
-        expiresAt,
-        approved: verdict.kind === 'granted',
-        source: sourceOf(verdict) ?? null,
-      };
-    },
+    statusOf: (req, statusOptions) => statusOf(core, kitRequestOf(req), statusOptions),
     async verify(req, body) {
       core.assertOpen();
       const kreq = kitRequestOf(req);
@@ -111,16 +67,7 @@ export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
       if (binding === undefined) throw noVerification();
       return core.client.verify(binding.identificationId, body);
     },
-    async forget(req, res) {
-      core.assertOpen();
-      const kreq = kitRequestOf(req, res);
-      const owner = await core.bindings.ownerOf(kreq);
-      const forgotten = await core.bindings.forget(kreq, owner);
-      await core.decisions.forget(kreq, forgotten?.identificationId);
-      if (forgotten !== undefined) {
-        core.audit({ type: 'binding.forgotten', ...owner, identificationId: forgotten.identificationId });
-      }
-    },
+    forget: (req, res) => forget(core, kitRequestOf(req, res)),
     async statusOfAccount(accountId) {
       core.assertOpen();
       const owner = { accountId: String(accountId) };

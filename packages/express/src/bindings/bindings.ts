@@ -135,7 +135,7 @@ export class Bindings {
     if (binding !== undefined) await this.onUnbound(binding.identificationId);
     const { accountId } = owner;
     if (accountId !== undefined) await this.stored(() => this.store.bindings.delete(accountId));
-    else req.visitor.forget();
+    else await req.visitor.forget();
     if (binding !== undefined) await this.dropStatus(binding.identificationId);
     return binding;
   }

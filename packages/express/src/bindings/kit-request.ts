@@ -22,7 +22,7 @@ export interface Visitor {
   /** Its first approval: the session moves to a new id with `approvedAt` (fixation). */
   approve(binding: VerificationBinding, approvedAt: string): Promise<void>;
   /** The binding and its proof go (kit.forget). */
-  forget(): void;
+  forget(): void | Promise<void>;
   visit(): VisitMarker | undefined;
   /** No-op where the browser keeps no session (accounts only): every gated request then reads. */
   setVisit(marker: VisitMarker | undefined): void;

@@ -3,28 +3,17 @@ import type { Phase } from '@verify-kit/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { type GatedRequest, gateOutcome, refusalMessage } from '../answers/gate.js';
+import { type GateRules, parseGateRules } from '../answers/gate-rules.js';
 import { isThenable } from '../bindings/bindings.js';
-import type { DecisionSettings, Freshness } from '../decisions/decisions.js';
 import type { Verdict } from '../decisions/verdict.js';
 import { ERROR_CODE } from '../shared/errors.js';
 import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
-import { FreshnessSchema, fn } from '../wiring/option-schemas.js';
-import { invalidOptions } from '../wiring/options.js';
+import { fn } from '../wiring/option-schemas.js';
 import { headerOf, kitRequestOf } from './express-request.js';
 import { fail, sendAnswer } from './send-answer.js';
 
-export interface RequireApprovedOptions {
-  /** Where browser navigations go when not approved (a path of this site), with `?returnTo=<path>`. */
-  redirectTo?: string;
-  /** 'visit' (the kit's default) or 'every-request' (a read per gated request); default the kit's `freshness`. */
-  freshness?: Freshness;
-  /**
-   * 'every-request': reuse a read younger than this (ms); default 0. 'visit': this gate's bound on
-   * a stored decision's age before it is re-read in the background (at most the kit's
-   * staleIfErrorMs); default the kit's `maxAgeMs`.
-   */
-  maxAgeMs?: number;
+export interface RequireApprovedOptions extends GateRules {
   /**
    * Answers a request the gate cannot decide because the service failed (the response must be
    * sent here; there is no `next`: the gate never passes on a failure). Default: 503, a short HTML
@@ -38,42 +27,12 @@ export interface RequireApprovedOptions {
   onRefuse?: 'respond' | 'next';
 }
 
-const GateOptionsSchema = z.strictObject({
-  redirectTo: z
-    .string({ error: 'must be a path of this site, e.g. "/verify"' })
-    .refine((value) => sameOriginPath(value) !== undefined, {
-      error: 'must be a path of this site starting with a single "/", e.g. "/verify"',
-    })
-    .optional(),
-  maxAgeMs: z
-    .int({ error: 'must be an integer number of milliseconds' })
-    .min(0, { error: 'must be 0 or more' })
-    .max(3_600_000, { error: 'must be at most 3600000 (one hour)' })
-    .optional(),
+const ExpressGateOptions = {
   onUnavailable: fn<NonNullable<RequireApprovedOptions['onUnavailable']>>(
     'must be a function (req, res, error) that sends the response',
   ).optional(),
   onRefuse: z.enum(['respond', 'next'], { error: 'must be "respond" or "next"' }).default('respond'),
-  freshness: FreshnessSchema.optional(),
-});
-
-const KNOWN_GATE_OPTIONS = Object.keys(GateOptionsSchema.shape);
-
-function parseGateOptions(input: unknown, kit: DecisionSettings) {
-  const schema = GateOptionsSchema.superRefine((options, ctx) => {
-    const visit = (options.freshness ?? kit.freshness) === 'visit';
-    if (visit && options.maxAgeMs !== undefined && options.maxAgeMs > kit.staleIfErrorMs) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['maxAgeMs'],
-        message: `must be at most the kit's staleIfErrorMs (${kit.staleIfErrorMs}) with freshness "visit"`,
-      });
-    }
-  });
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) throw invalidOptions('requireApproved', parsed.error, KNOWN_GATE_OPTIONS);
-  return parsed.data;
-}
+};
 
 /** A grant asks nothing of the request. */
 const NOT_ASKED: GatedRequest = { navigation: () => false, returnTo: () => undefined };
@@ -98,14 +57,11 @@ function notApproved(status: string | null, phase: Phase | null) {
  * navigations, 403 JSON for the rest, 503 where a read is needed and fails.
  */
 export function createGate(core: KitCore, input?: RequireApprovedOptions): RequestHandler {
-  const { redirectTo, maxAgeMs, onUnavailable, onRefuse, freshness } = parseGateOptions(
+  const { redirectTo, decideOptions, onUnavailable, onRefuse } = parseGateRules(
     input,
     core.decisions.settings,
+    ExpressGateOptions,
   );
-  const decideOptions = {
-    ...(freshness === undefined ? {} : { freshness }),
-    ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
-  };
   const answer = (req: Request, res: Response, next: NextFunction, verdict: Verdict) => {
     // Inside a visit this is all the gate does: nothing of the request is read for a grant.
     const request = verdict.kind === 'granted' ? NOT_ASKED : gatedRequest(req);
