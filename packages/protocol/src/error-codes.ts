@@ -92,6 +92,8 @@ export const ERROR_CODE = {
   SEND_LINK_HOOK_FAILED: 'SEND_LINK_HOOK_FAILED',
   /** A method the route does not serve. */
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+  /** A path under the kit's basePath that is none of its routes (the Fetch handler). */
+  ROUTE_NOT_FOUND: 'ROUTE_NOT_FOUND',
   /** kit.close() was called. */
   KIT_CLOSED: 'KIT_CLOSED',
   /** A bug of the kit; the detail is in the server log. */

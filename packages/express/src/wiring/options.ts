@@ -65,6 +65,7 @@ export type Dispatcher = NonNullable<ClientOptions['dispatcher']>;
 /** What sessionOptions(req) returns: the creation body minus workflowId (which it may override). */
 export type SessionOptions = Partial<CreateSessionRequest>;
 
+/** What Express's webhookVerifier is given: Node's headers and the raw body. */
 export interface WebhookVerifierInput {
   headers: IncomingHttpHeaders;
   /** The raw body, exactly as received. */
@@ -75,11 +76,13 @@ export interface WebhookVerifierInput {
  * A custom webhook verifier: throw (a VerifyKitError with a WEBHOOK_* code, or anything) to refuse,
  * return the delivery's unique id to accept (used to refuse replays).
  */
-export type WebhookVerifier = (input: WebhookVerifierInput) => { id: string } | Promise<{ id: string }>;
+export type WebhookVerifier<Input = WebhookVerifierInput> = (
+  input: Input,
+) => { id: string } | Promise<{ id: string }>;
 
 export type { Logger };
-/** Send-link's options, with Express's request as contactOf's and beforeSend's. */
-export type SendLinkOptions = SendLinkOptionsOf<Request>;
+/** Send-link's options, with the server's request (Express's by default) as contactOf's and beforeSend's. */
+export type SendLinkOptions<Req = Request> = SendLinkOptionsOf<Req>;
 export { FreshnessSchema, fn };
 
 /**
@@ -95,7 +98,11 @@ export interface ReadLimit {
   windowSeconds?: number;
 }
 
-export interface VerifyKitOptions {
+/**
+ * The kit's options on any server: `Req` is what accountOf, sessionOptions and sendLink's hooks are
+ * given (Express's request, a Fetch Request), `VerifierInput` what webhookVerifier is given.
+ */
+export interface VerifyKitOptions<Req = Request, VerifierInput = WebhookVerifierInput> {
   /** The service's base address, e.g. https://idv.example.com (no /api/v1). */
   baseUrl: string;
   /** The service's API key. Stays in this process: never sent to a browser, never logged. */
@@ -105,7 +112,7 @@ export interface VerifyKitOptions {
    * The signed-in account of this request (undefined: an anonymous visitor). With it, a verification
    * belongs to the account, kept in `bindingStore`, and follows the person across sign-ins and devices.
    */
-  accountOf?: (req: Request) => string | number | undefined | Promise<string | number | undefined>;
+  accountOf?: (req: Req) => string | number | undefined | Promise<string | number | undefined>;
   /**
    * Every part several instances share, in one option: `redisStore({ client } | { url })` from
    * `@verify-kit/express/redis` (bindings, status records, decisions, replay keys, creation limits,
@@ -126,7 +133,7 @@ export interface VerifyKitOptions {
   /** Told of each session created, gate decision, accepted webhook and forget (ids only). */
   onAudit?: AuditHandler;
   /** Lets the person have the link sent to their own contact (`POST /session { sendTo: { channel } }`). Default off. */
-  sendLink?: SendLinkOptions;
+  sendLink?: SendLinkOptions<Req>;
   /** false: GET /status never holds a request (serverless); the widget polls after `pollAfterMs`. Default true. */
   longPoll?: boolean;
   /** Open long-polls per process; beyond, 429 TOO_MANY_LONG_POLLS. Default 10000 (4 per verification always). */
@@ -162,11 +169,11 @@ export interface VerifyKitOptions {
   /** The webhook body's meaning; default the v1 event `{ type, data: { identificationId } }`. */
   webhookPayload?: WebhookPayloadParser;
   /** The rest of the creation body for this request's user (email, locale, approvalCriteria…). */
-  sessionOptions?: (req: Request) => SessionOptions | Promise<SessionOptions>;
+  sessionOptions?: (req: Req) => SessionOptions | Promise<SessionOptions>;
   /** `whsec_<base64>`; several during a rotation (any one valid signature passes). */
   webhookSecret?: string | readonly string[];
   /** Instead of webhookSecret: your own verification. */
-  webhookVerifier?: WebhookVerifier;
+  webhookVerifier?: WebhookVerifier<VerifierInput>;
   /** Per upstream attempt. Default: the client's (10 000). */
   timeoutMs?: number;
   /** Extra attempts of an upstream read. Default: the client's (2). */
@@ -271,7 +278,7 @@ const OptionsSchema = z
     webhookPayload: fn<WebhookPayloadParser>(
       'must be a function (json) => ({ identificationId, type }) or undefined for a body it does not know',
     ).optional(),
-    sessionOptions: fn<VerifyKitOptions['sessionOptions']>(
+    sessionOptions: fn<(req: never) => SessionOptions | Promise<SessionOptions>>(
       'must be a function (req) => ({ email?, phoneNumber?, locale?, … }) returning the rest of the session body',
     ).optional(),
     webhookSecret: z
@@ -287,7 +294,7 @@ const OptionsSchema = z
       )
       .transform((secrets): readonly string[] => (typeof secrets === 'string' ? [secrets] : secrets))
       .optional(),
-    webhookVerifier: fn<WebhookVerifier>(
+    webhookVerifier: fn<WebhookVerifier<never>>(
       'must be a function ({ headers, body }) => ({ id }) that throws on a bad signature',
     ).optional(),
     timeoutMs: int('milliseconds', 1, 120_000).optional(),
