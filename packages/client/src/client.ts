@@ -1,44 +1,29 @@
 import { type Dispatcher, Pool } from 'undici';
-import type { z } from 'zod';
-import { type ClientOptions, resolveClientOptions } from './client-options.js';
-import { issueDetails } from './parse-options.js';
-import {
-  type CreateSessionRequest,
-  CreateSessionRequestSchema,
-  type CreateSessionResponse,
-  CreateSessionResponseSchema,
-  type Identification,
-  IdentificationSchema,
-  StrictCreateSessionResponseSchema,
-  type VerifyRequest,
-  VerifyRequestSchema,
-  type VerifyResponse,
-  VerifyResponseSchema,
-} from './schemas.js';
-import { type Call, Transport } from './transport.js';
-import type { Failure } from './upstream-errors.js';
+import { z } from 'zod';
+import { type BaseClientOptions, resolveClientOptions } from './client-options.js';
+import { undiciAttempt } from './undici-attempt.js';
+import { createVerifyClient, type VerifyClient } from './verify-client.js';
 
-export type { ClientOptions } from './client-options.js';
+export type { RequestOptions, VerifyClient } from './verify-client.js';
 
-export interface RequestOptions {
-  signal?: AbortSignal;
+export interface ClientOptions extends BaseClientOptions {
+  /** An undici Dispatcher (Agent/Pool/MockAgent). Default: a keep-alive Pool of the client's own. */
+  dispatcher?: Dispatcher;
 }
 
-export interface VerifyClient {
-  readonly baseUrl: string;
-  createSession(body: CreateSessionRequest, options?: RequestOptions): Promise<CreateSessionResponse>;
-  getIdentification(identificationId: string, options?: RequestOptions): Promise<Identification>;
-  verify(identificationId: string, body: VerifyRequest, options?: RequestOptions): Promise<VerifyResponse>;
-  /** {baseUrl}/api/v1/verification-sessions/<id>/qr-code */
-  qrCodeUrl(verificationSessionId: string): string;
-  /** Closes the client's own pool (not a dispatcher passed in). */
-  close(): Promise<void>;
-}
+const DISPATCHER = {
+  dispatcher: z
+    .custom<Dispatcher>(
+      (v) =>
+        typeof v === 'object' && v !== null && typeof (v as { dispatch?: unknown }).dispatch === 'function',
+      'must be an undici Dispatcher',
+    )
+    .optional(),
+};
 
-const MAX_ID_LENGTH = 256;
-
+/** The Node client, on undici. On any other runtime: createFetchClient (`@verify-kit/client/fetch`). */
 export function createClient(options: ClientOptions): VerifyClient {
-  const config = resolveClientOptions(options);
+  const config = resolveClientOptions(options, DISPATCHER, 'createClient');
   const ownPool =
     config.dispatcher === undefined
       ? new Pool(config.origin, {
@@ -48,93 +33,9 @@ export function createClient(options: ClientOptions): VerifyClient {
         })
       : undefined;
   const dispatcher: Dispatcher = config.dispatcher ?? ownPool!;
-  let closing: Promise<void> | undefined;
-  const transport = new Transport(config, dispatcher);
-  const send = <T>(call: Call<T>) => transport.send(call);
-  const fail = (failure: Failure) => transport.fail(failure);
-  const validBody = <T>(schema: z.ZodType<T>, body: unknown, what: string) =>
-    validRequestBody(schema, body, what, fail);
-  const idSegment = (id: unknown, name: string) => pathSegment(id, name, fail);
-
-  return {
-    baseUrl: config.baseUrl,
-
-    createSession(body, requestOptions) {
-      return run(() =>
-        send({
-          method: 'POST',
-          path: '/api/v1/verification-sessions',
-          body: validBody(CreateSessionRequestSchema, body, 'session request'),
-          response: config.strict ? StrictCreateSessionResponseSchema : CreateSessionResponseSchema,
-          expected: StrictCreateSessionResponseSchema,
-          policy: 'once',
-          signal: requestOptions?.signal,
-        }),
-      );
-    },
-
-    getIdentification(identificationId, requestOptions) {
-      return run(() =>
-        send({
-          method: 'GET',
-          path: `/api/v1/identifications/${idSegment(identificationId, 'identificationId')}`,
-          response: IdentificationSchema,
-          policy: 'safe',
-          signal: requestOptions?.signal,
-        }),
-      );
-    },
-
-    verify(identificationId, body, requestOptions) {
-      return run(() =>
-        send({
-          method: 'POST',
-          path: `/api/v1/identifications/${idSegment(identificationId, 'identificationId')}/verify`,
-          body: validBody(VerifyRequestSchema, body, 'verify request'),
-          response: VerifyResponseSchema,
-          policy: 'safe',
-          signal: requestOptions?.signal,
-        }),
-      );
-    },
-
-    qrCodeUrl(verificationSessionId) {
-      return `${config.baseUrl}/api/v1/verification-sessions/${idSegment(verificationSessionId, 'verificationSessionId')}/qr-code`;
-    },
-
-    close() {
-      closing ??= ownPool?.close() ?? Promise.resolve();
-      return closing;
-    },
-  };
-}
-
-/** Turns synchronous validation throws into rejections: every method fails by rejecting. */
-async function run<T>(call: () => Promise<T>): Promise<T> {
-  return call();
-}
-
-type Fail = (failure: Failure) => Error;
-
-/** The body checked before anything is sent: a wrong one is INVALID_REQUEST naming the field. */
-function validRequestBody<T>(schema: z.ZodType<T>, body: unknown, what: string, fail: Fail): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const details = issueDetails(parsed.error.issues);
-    const summary = details.map((d) => (d.path === '' ? d.message : `${d.path}: ${d.message}`)).join('; ');
-    throw fail({ code: 'INVALID_REQUEST', message: `invalid ${what}: ${summary}`, details });
-  }
-  return parsed.data;
-}
-
-/** An id as one path segment: never empty, `.` or `..` (they would change the path), encoded. */
-function pathSegment(id: unknown, name: string, fail: Fail): string {
-  if (typeof id !== 'string' || id === '' || id === '.' || id === '..' || id.length > MAX_ID_LENGTH) {
-    throw fail({
-      code: 'INVALID_REQUEST',
-      message: `${name} must be a non-empty string of at most ${MAX_ID_LENGTH} characters`,
-      details: [{ path: name, message: 'invalid id' }],
-    });
-  }
-  return encodeURIComponent(id);
+  return createVerifyClient(
+    config,
+    undiciAttempt(dispatcher, config.timeoutMs),
+    () => ownPool?.close() ?? Promise.resolve(),
+  );
 }

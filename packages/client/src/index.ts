@@ -1,11 +1,5 @@
-export type { ClientOptions, RequestOptions, VerifyClient } from './client.js';
+export type { ClientOptions } from './client.js';
 export { createClient } from './client.js';
-export * from './errors.js';
-export type { DocumentFields } from './match-criterion.js';
-export { matchCriterion, normalizeForMatch } from './match-criterion.js';
-export type { OptionIssue } from './parse-options.js';
-export { invalidOptions, parseOptions } from './parse-options.js';
-export * from './schemas.js';
-export { WebhookSecretSchema } from './webhook-secret.js';
+export * from './neutral.js';
 export type { SignWebhookInput, VerifiedWebhook, VerifyWebhookInput, WebhookHeaders } from './webhooks.js';
 export { generateWebhookSecret, signWebhook, verifyWebhook } from './webhooks.js';

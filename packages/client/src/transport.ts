@@ -1,10 +1,10 @@
 import { parseRetryAfter } from '@verify-kit/protocol';
-import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
+import type { Attempt, AttemptAnswer } from './attempt.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import { VerifyKitError } from './errors.js';
 import { issueDetails } from './parse-options.js';
-import { type ReadBody, readBody } from './read-body.js';
+import type { ReadBody } from './read-body.js';
 import { redact } from './redact.js';
 import { backoffDelay, sleep } from './retry.js';
 import {
@@ -36,21 +36,24 @@ export interface Call<T> {
 }
 
 type AttemptResult =
-  | { kind: 'answer'; status: number; headers: Record<string, string | string[] | undefined>; read: ReadBody }
+  | ({ kind: 'answer' } & AttemptAnswer)
   | { kind: 'failure'; error: unknown; failure: Failure };
 
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 /** A `Retry-After` longer than max(this, retryMaxMs) gives up at once instead of holding the caller. */
 const MIN_RETRY_AFTER_CAP_MS = 10_000;
 
-/** Sends calls to the service: one deadline per attempt, retries by policy, answers checked by schema. */
+/**
+ * Sends calls to the service: one deadline per attempt, retries by policy, answers checked by schema.
+ * The HTTP exchange itself is `sendAttempt` (undici or fetch); nothing here depends on either.
+ */
 export class Transport {
   private readonly warned = new Set<string>();
   private readonly retryAfterCapMs: number;
 
   constructor(
     private readonly config: ResolvedClientOptions,
-    private readonly dispatcher: Dispatcher,
+    private readonly sendAttempt: Attempt,
   ) {
     this.retryAfterCapMs = Math.max(MIN_RETRY_AFTER_CAP_MS, config.retryMaxMs);
   }
@@ -79,7 +82,7 @@ export class Transport {
           return this.parseAnswer(call, result.read, result.status, what);
         failure = failureForStatus(result.status, what, result.read);
         retryable = call.policy === 'safe' && RETRYABLE_STATUSES.has(result.status);
-        retryAfterMs = parseRetryAfter(result.headers['retry-after']);
+        retryAfterMs = parseRetryAfter(result.retryAfter);
       } else {
         failure = result.failure;
         retryable = call.policy === 'safe' || wasNeverSent(result.error);
@@ -101,14 +104,14 @@ export class Transport {
 
   private async attempt(call: Call<unknown>, what: string): Promise<AttemptResult> {
     const { config } = this;
-    // One deadline for the whole attempt (connect, headers, body), besides undici's own timeouts.
+    // One deadline for the whole attempt (connect, headers, body), besides the HTTP stack's own timeouts.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('attempt deadline')), config.timeoutMs);
     const forwardAbort = () => deadline.abort(call.signal?.reason);
     call.signal?.addEventListener('abort', forwardAbort, { once: true });
     try {
-      const response = await request(config.baseUrl + call.path, {
-        dispatcher: this.dispatcher,
+      const answer = await this.sendAttempt({
+        url: config.baseUrl + call.path,
         method: call.method,
         headers: {
           'x-api-key': config.apiKey,
@@ -117,11 +120,8 @@ export class Transport {
         },
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         signal: deadline.signal,
-        headersTimeout: config.timeoutMs,
-        bodyTimeout: config.timeoutMs,
       });
-      const read = await readBody(response.body);
-      return { kind: 'answer', status: response.statusCode, headers: response.headers, read };
+      return { kind: 'answer', ...answer };
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason;
       const timedOut = deadline.signal.aborted;

@@ -41,7 +41,10 @@ export function failureForStatus(status: number, what: string, read: ReadBody): 
   };
 }
 
-/** The error code of a network error, looking through undici's and Node's wrappers. */
+/**
+ * The error code of a network error, looking through undici's and Node's wrappers (Node's fetch
+ * rejects with a `TypeError` whose `cause` has it).
+ */
 export function networkErrorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };

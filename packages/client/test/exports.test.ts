@@ -48,3 +48,12 @@ it('the public exports stay what other packages code against', async () => {
     ]
   `);
 });
+
+it('the fetch entry exports the same, with createFetchClient for createClient and no node:crypto webhook helpers', async () => {
+  const main = Object.keys(await import('../src/index.js'));
+  const fetch = Object.keys(await import('../src/fetch.js'));
+  const nodeOnly = ['createClient', 'generateWebhookSecret', 'signWebhook', 'verifyWebhook'];
+  expect(fetch.sort()).toEqual(
+    [...main.filter((name) => !nodeOnly.includes(name)), 'createFetchClient'].sort(),
+  );
+});

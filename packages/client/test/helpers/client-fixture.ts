@@ -1,17 +1,34 @@
-// What the client tests share: a fresh fake upstream and a client bound to it for every test.
+// What the client tests share: a fresh fake upstream and a client bound to it for every test, made
+// by each of the two clients in turn (CLIENTS), so every behaviour is checked over undici and fetch.
 import { inspect } from 'node:util';
 import { afterEach, beforeEach } from 'vitest';
+import { createFetchClient, type FetchClientOptions } from '../../src/fetch.js';
 import { type ClientOptions, createClient, type VerifyClient, VerifyKitError } from '../../src/index.js';
 import { type FakeUpstream, startFakeUpstream } from './fake-upstream.js';
 import { API_KEY } from './sample-session.js';
 
+/** The options of either client; each ignores the other's own option (unknown keys are ignored). */
+export type AnyClientOptions = ClientOptions & FetchClientOptions;
+export type ClientFactory = (options: AnyClientOptions) => VerifyClient;
+
+/** Both clients, for `describe.each(CLIENTS)('$name', ({ create }) => …)`. */
+export const CLIENTS: readonly { name: 'undici' | 'fetch'; create: ClientFactory }[] = [
+  { name: 'undici', create: createClient },
+  { name: 'fetch', create: createFetchClient },
+];
+
 // Live bindings: an importer reads the upstream and client of the test that is running.
 export let upstream: FakeUpstream;
 export let client: VerifyClient;
+let create: ClientFactory = createClient;
 
-/** Starts a fake upstream and a client against it before each test of the calling file, and stops both after. */
-export function useFakeUpstream(): void {
+/**
+ * Starts a fake upstream and a client (made by `factory`) against it before each test of the
+ * calling file or describe block, and stops both after.
+ */
+export function useFakeUpstream(factory: ClientFactory = createClient): void {
   beforeEach(async () => {
+    create = factory;
     upstream = await startFakeUpstream();
     client = clientWith({ timeoutMs: 2_000, retryBaseMs: 1, retryMaxMs: 5 });
   });
@@ -22,9 +39,9 @@ export function useFakeUpstream(): void {
   });
 }
 
-/** Another client against the running upstream with these options; the test closes it. */
-export function clientWith(options: Partial<ClientOptions>): VerifyClient {
-  return createClient({ baseUrl: upstream.url, apiKey: API_KEY, ...options });
+/** Another client of the running test's kind against the running upstream with these options; the test closes it. */
+export function clientWith(options: Partial<AnyClientOptions>): VerifyClient {
+  return create({ baseUrl: upstream.url, apiKey: API_KEY, ...options });
 }
 
 export async function failureOf(promise: Promise<unknown>): Promise<VerifyKitError> {
