@@ -41,6 +41,14 @@ function refuseEarly(core: KitCore, input: WebhookInput): void {
   }
 }
 
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
 /** The delivery's id when the signature is good; a WEBHOOK_* VerifyKitError otherwise. */
 async function verify(core: KitCore, input: WebhookInput, body: Uint8Array): Promise<string> {
   const { webhookSecret, webhookVerifier } = core.options;
@@ -54,7 +62,7 @@ async function verify(core: KitCore, input: WebhookInput, body: Uint8Array): Pro
     }
     return verifyWebhook({
       secret: webhookSecret ?? [],
-      headers: Object.fromEntries(input.headers),
+      headers: headerRecord(input.headers),
       body,
       toleranceSeconds: WEBHOOK_TOLERANCE_SECONDS,
       now: Math.floor(core.now() / 1000),
