@@ -38,6 +38,7 @@ const UNIT = [
   'packages/express/test/decide.test.ts',
   'packages/express/test/exports.test.ts',
   'packages/express/test/import-cycles.test.ts',
+  'packages/express/test/ip-address.test.ts',
   'packages/express/test/lru.test.ts',
   'packages/express/test/options.test.ts',
   'packages/express/test/phase.test.ts',

@@ -1,4 +1,3 @@
-import { isIPv4, isIPv6 } from 'node:net';
 import type { Request } from 'express';
 import {
   type RateLimiterAbstract,
@@ -8,6 +7,7 @@ import {
   RLWrapperTimeouts,
 } from 'rate-limiter-flexible';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
+import { normalizeAddress } from '../shared/ip-address.js';
 import type { Log } from '../shared/log.js';
 
 /** Long-polls one verification may hold open at once (tabs of one person). */
@@ -61,24 +61,7 @@ export interface CreationKeys {
  * /64: one subscriber's line or host holds a whole /64, and could rotate through it.
  */
 export function addressOf(req: Request): string {
-  const address = req.ip ?? req.socket?.remoteAddress;
-  if (typeof address !== 'string' || address.length === 0) return 'unknown';
-  if (address.startsWith('::ffff:') && isIPv4(address.slice(7))) return address.slice(7);
-  return isIPv6(address) ? prefix64(address) : address;
-}
-
-/** `2001:db8:1:2::/64` for any address in that /64. */
-function prefix64(address: string): string {
-  const [head = '', tail] = (address.split('%')[0] ?? '').split('::');
-  const groupsOf = (part: string) =>
-    part === '' ? [] : part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]));
-  const left = groupsOf(head);
-  const right = tail === undefined ? [] : groupsOf(tail);
-  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(':')}::/64`;
+  return normalizeAddress(req.ip ?? req.socket?.remoteAddress);
 }
 
 /**
