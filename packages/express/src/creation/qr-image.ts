@@ -1,5 +1,18 @@
-import { LRUCache } from 'lru-cache';
-import QRCode from 'qrcode';
+import type { QRCode, QRCodeRenderersOptions, QRCodeToStringOptions } from 'qrcode';
+// qrcode's own parts, not its entry (which pulls fs, stream and pngjs in for PNG and files): the
+// encoder and the SVG renderer its browser build uses, Web APIs only. They ship no types of their
+// own; @types/qrcode's are given to them below.
+// @ts-expect-error: qrcode/lib/core/qrcode.js has no declaration file
+import qrcodeCore from 'qrcode/lib/core/qrcode.js';
+// @ts-expect-error: qrcode/lib/renderer/svg-tag.js has no declaration file
+import svgTag from 'qrcode/lib/renderer/svg-tag.js';
+import { BoundedMap } from '../shared/lru.js';
+
+const createQr: (text: string, options: QRCodeToStringOptions) => QRCode = qrcodeCore.create;
+const renderSvg: (qr: QRCode, options: QRCodeRenderersOptions) => string = svgTag.render;
+
+/** qrcode's `toString(link, OPTIONS)`, which is `render(create(link, OPTIONS), OPTIONS)`. */
+const OPTIONS: QRCodeToStringOptions = { type: 'svg', errorCorrectionLevel: 'M', margin: 2 };
 
 /** What a data URL must escape of qrcode's SVG; `"` becomes `'`, which SVG reads the same. */
 const ESCAPES: Record<string, string> = { '"': "'", '#': '%23', '%': '%25', '<': '%3C', '>': '%3E' };
@@ -10,12 +23,12 @@ const ESCAPES: Record<string, string> = { '"': "'", '#': '%23', '%': '%25', '<':
  * is rendered once and kept (the last 1,000).
  */
 export class QrImages {
-  readonly #svgs = new LRUCache<string, string>({ max: 1000 });
+  readonly #svgs = new BoundedMap<string, string>(1000);
 
   async svg(deepLink: string): Promise<string> {
     let svg = this.#svgs.get(deepLink);
     if (svg === undefined) {
-      svg = await QRCode.toString(deepLink, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+      svg = renderSvg(createQr(deepLink, OPTIONS), OPTIONS);
       this.#svgs.set(deepLink, svg);
     }
     return svg;
