@@ -38,10 +38,10 @@ const UNIT = [
   'packages/express/test/decide.test.ts',
   'packages/express/test/exports.test.ts',
   'packages/express/test/import-cycles.test.ts',
-  'packages/express/test/ip-address.test.ts',
-  'packages/express/test/lru.test.ts',
+  'packages/core/test/ip-address.test.ts',
+  'packages/core/test/lru.test.ts',
   'packages/express/test/options.test.ts',
-  'packages/express/test/phase.test.ts',
+  'packages/core/test/phase.test.ts',
   'packages/protocol/test/**/*.test.ts',
   'packages/widget/test/**/*.test.ts',
 ];

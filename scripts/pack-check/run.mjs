@@ -57,9 +57,10 @@ async function main() {
       '@verify-kit/widget': spec('widget'),
       '@verify-kit/protocol': spec('protocol'),
     });
-    log('server project (express + client + sandbox): npm install, tsc, run against the sandbox');
+    log('server project (express + core + client + sandbox): npm install, tsc, run against the sandbox');
     const status = await checkServer(root, join(work, 'server'), {
       '@verify-kit/express': spec('express'),
+      '@verify-kit/core': spec('core'),
       '@verify-kit/client': spec('client'),
       '@verify-kit/sandbox': spec('sandbox'),
       '@verify-kit/protocol': spec('protocol'),

@@ -1,7 +1,7 @@
 export type { ErrorCode, VerifyRequest, VerifyResponse } from '@verify-kit/client';
 export { isVerifyKitError, VerifyKitError } from '@verify-kit/client';
-export type { NotApprovedBody } from './answers/gate.js';
-export type { VerificationBinding } from './bindings/binding.js';
+export type { NotApprovedBody } from '@verify-kit/core/internal/answers/gate';
+export type { VerificationBinding } from '@verify-kit/core/internal/bindings/binding';
 export type {
   BindingRecords,
   BindingStore,
@@ -11,17 +11,37 @@ export type {
   StatusRecord,
   StatusRecords,
   StoredDecision,
-} from './bindings/binding-store.js';
-export { createMemoryBindingStore } from './bindings/binding-store.js';
-export type { Retention } from './bindings/retention.js';
-export { bindingExpiresAt, statusRecordExpiresAt } from './bindings/retention.js';
-export type { SendLinkContact, VouchedContacts } from './creation/send-link.js';
-export type { DecisionSource, Freshness } from './decisions/decisions.js';
+} from '@verify-kit/core/internal/bindings/binding-store';
+export { createMemoryBindingStore } from '@verify-kit/core/internal/bindings/binding-store';
+export type { Retention } from '@verify-kit/core/internal/bindings/retention';
+export { bindingExpiresAt, statusRecordExpiresAt } from '@verify-kit/core/internal/bindings/retention';
+export type { SendLinkContact, VouchedContacts } from '@verify-kit/core/internal/creation/send-link';
+export type { DecisionSource, Freshness } from '@verify-kit/core/internal/decisions/decisions';
+export type { AuditEvent, AuditHandler } from '@verify-kit/core/internal/shared/audit';
+export { ERROR_CODE } from '@verify-kit/core/internal/shared/errors';
+export type { StatusBus, StatusHint, StatusListener } from '@verify-kit/core/internal/status/status-bus';
+export { createMemoryStatusBus } from '@verify-kit/core/internal/status/status-bus';
+export type { StatusChangeEvent, StatusChangeHandler } from '@verify-kit/core/internal/status/status-events';
+export type { ReplayStore } from '@verify-kit/core/internal/webhooks/replay-store';
+export type { KitHealth } from '@verify-kit/core/internal/wiring/health';
+export type { KitStore } from '@verify-kit/core/internal/wiring/kit-store';
+export type {
+  Logger,
+  SessionLimit,
+  SessionOptions,
+  WebhookPayloadParser,
+} from '@verify-kit/core/internal/wiring/options';
 export type { BeforeSend, ContactOf } from './http/express-request.js';
 export type { RequireApprovedOptions } from './http/gate.js';
 export { sameOriginJson } from './http/same-origin-json.js';
 export type { AccountStatus, StatusOfOptions, StatusOfResult, VerifyKit } from './kit.js';
 export { createVerifyKit } from './kit.js';
+export type {
+  SendLinkOptions,
+  VerifyKitOptions,
+  WebhookVerifier,
+  WebhookVerifierInput,
+} from './options.js';
 export type {
   ErrorResponseBody,
   Locale,
@@ -33,22 +53,4 @@ export type {
   StatusResponseBody,
 } from './protocol.js';
 export { PHASE } from './protocol.js';
-export type { AuditEvent, AuditHandler } from './shared/audit.js';
-export { ERROR_CODE } from './shared/errors.js';
-export type { StatusBus, StatusHint, StatusListener } from './status/status-bus.js';
-export { createMemoryStatusBus } from './status/status-bus.js';
-export type { StatusChangeEvent, StatusChangeHandler } from './status/status-events.js';
-export type { ReplayStore } from './webhooks/replay-store.js';
-export type { KitHealth } from './wiring/health.js';
-export type { KitStore } from './wiring/kit-store.js';
-export type {
-  Logger,
-  SendLinkOptions,
-  SessionLimit,
-  SessionOptions,
-  VerifyKitOptions,
-  WebhookPayloadParser,
-  WebhookVerifier,
-  WebhookVerifierInput,
-} from './wiring/options.js';
 export type { ShutdownOptions } from './wiring/shutdown.js';

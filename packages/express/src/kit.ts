@@ -1,17 +1,24 @@
-import type { VerifyRequest, VerifyResponse } from '@verify-kit/client';
+import { createClient, type VerifyRequest, type VerifyResponse } from '@verify-kit/client';
+import { noVerification } from '@verify-kit/core/internal/answers/status';
+import {
+  forget,
+  type StatusOfOptions,
+  type StatusOfResult,
+  statusOf,
+} from '@verify-kit/core/internal/answers/status-of';
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { noVerification } from './answers/status.js';
-import { forget, type StatusOfOptions, type StatusOfResult, statusOf } from './answers/status-of.js';
 
 export type { StatusOfOptions, StatusOfResult };
 
+import { KitCore } from '@verify-kit/core/internal/wiring/core';
+import { type KitHealth, readHealth } from '@verify-kit/core/internal/wiring/health';
+import { resolveOptions } from '@verify-kit/core/internal/wiring/options';
 import { kitRequestOf } from './http/express-request.js';
 import { createGate, type RequireApprovedOptions } from './http/gate.js';
 import { createRouter } from './http/router.js';
+import type { Dispatcher, VerifyKitOptions } from './options.js';
 import type { Phase } from './protocol.js';
-import { KitCore } from './wiring/core.js';
-import { type KitHealth, readHealth } from './wiring/health.js';
-import { resolveOptions, type VerifyKitOptions } from './wiring/options.js';
+import { countInNode } from './wiring/counters.js';
 import { parseShutdownOptions, type ShutdownOptions, shutdown } from './wiring/shutdown.js';
 
 /** An account's verification, read now: for jobs, webhooks of your own, admin pages. */
@@ -53,7 +60,17 @@ export interface VerifyKit {
 }
 
 export function createVerifyKit(options: VerifyKitOptions): VerifyKit {
-  const core = new KitCore(resolveOptions(options));
+  const resolved = resolveOptions(options);
+  // Node's strengths where they matter: undici's keep-alive pool (or your Dispatcher) to the service.
+  const { dispatcher } = resolved;
+  const core = new KitCore(resolved, {
+    connect: (config) =>
+      createClient({
+        ...config,
+        ...(dispatcher === undefined ? {} : { dispatcher: dispatcher as Dispatcher }),
+      }),
+    countIn: countInNode,
+  });
   let shuttingDown: Promise<void> | undefined;
   return {
     router: createRouter(core),

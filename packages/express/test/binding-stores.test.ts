@@ -2,11 +2,11 @@
 // store (a real redis-server), the README's SQL adapter (run on SQLite through sql.js) and a store
 // of the deprecated flat BindingStore shape as the kit adapts it.
 import { readFileSync } from 'node:fs';
+import { toRecordStore } from '@verify-kit/core/internal/bindings/binding-store';
 import { type RedisServer, startRedisServer } from '@verify-kit/testkit';
 import { createClient } from 'redis';
 import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toRecordStore } from '../src/bindings/binding-store.js';
 import {
   type BindingStore,
   bindingExpiresAt,

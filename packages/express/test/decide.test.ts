@@ -2,13 +2,14 @@
 // owner's; fresh, past maxAgeMs, within and past staleIfErrorMs; retired; a verified refusal; a read
 // failing with a timeout, a 5xx, a 429, a 404. A fake clock and the memory store; the service's
 // answers come from undici's MockAgent (no socket).
+import { createClient } from '@verify-kit/client';
+import type { StoredDecision } from '@verify-kit/core/internal/bindings/binding-store';
+import type { KitRequest, VisitMarker } from '@verify-kit/core/internal/bindings/kit-request';
+import { RETIRED_AT } from '@verify-kit/core/internal/decisions/stored-decision';
+import { KitCore } from '@verify-kit/core/internal/wiring/core';
+import { resolveOptions } from '@verify-kit/core/internal/wiring/options';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { StoredDecision } from '../src/bindings/binding-store.js';
-import type { KitRequest, VisitMarker } from '../src/bindings/kit-request.js';
-import { RETIRED_AT } from '../src/decisions/stored-decision.js';
-import { KitCore } from '../src/wiring/core.js';
-import { resolveOptions } from '../src/wiring/options.js';
 
 const ORIGIN = 'https://idv.example.com';
 const ID = 'id-1';
@@ -184,6 +185,7 @@ function setUp(row: Row) {
       now: () => T0,
       logger: {},
     }),
+    { connect: (config) => createClient({ ...config, dispatcher: agent }) },
   );
   const store = core.bindings.store;
   if (row.bound !== false) {

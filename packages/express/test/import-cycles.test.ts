@@ -1,5 +1,5 @@
-// packages/express/src has no import circles, type-only imports included: a module's dependencies
-// are the modules below it, never one that (through others) depends on it. And its folders are layers:
+// packages/express/src and packages/core/src have no import circles, type-only imports included: a
+// module's dependencies are the modules below it, never one that depends on it. Their folders are layers:
 // a file imports its own folder and the folders of the layers below, never a folder above or beside it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const CORE_SRC = fileURLToPath(new URL('../../core/src/', import.meta.url));
 
 // `import … from './x.js'`, `import type …`, `export … from`, `import('./x.js')`.
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
@@ -20,13 +21,21 @@ const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\
 export const LAYERS: readonly (readonly string[])[] = [
   ['.'],
   ['http'], // the Express shell: the router, the gate, routes/ — what reads req and writes answers on res
+  ['redis'], // the Redis adapters of the store contract, the status bus and the replay keys
+  ['wiring'], // what builds or ends the Express kit: shutdown, rate-limiter-flexible's counters
+];
+
+/** @verify-kit/core's folders by layer, as LAYERS: the engine under its Fetch door. */
+export const CORE_LAYERS: readonly (readonly string[])[] = [
+  ['.'],
+  ['fetch'], // the Fetch door: handle(Request), gate(Request), the sealed visitor cookie
   ['answers'], // the protocol's answers, whatever the server: session, status, qr, webhook, the gate's
-  ['wiring'], // KitCore and what builds or ends it: options and their schemas, shutdown, health
-  ['decisions', 'redis'], // the services, each folder one job: the gate's decision; the Redis adapters
+  ['wiring'], // KitCore and what builds it: options and their schemas, health, the store option
+  ['decisions'], // the gate's decision: visits, stored decisions, the verdict
   ['status', 'creation'], // reading and following a status; creating a session, sending its link
-  ['limits', 'webhooks'], // rate limits, the read budget, the creation ticket, body sizes; replay, hints
-  ['bindings'], // which verification belongs to whom, and where it is kept
-  ['shared'], // helpers of every layer: errors, log, audit, lru, timeouts, request guards
+  ['limits', 'webhooks'], // rate limits, the read budget, the creation ticket, counters; replay, hints
+  ['bindings'], // which verification belongs to whom, and where it is kept; the KitRequest
+  ['shared', 'web'], // helpers of every layer; Web API building blocks (cookies, sealing, signatures)
 ];
 
 /** A source file's folder: the first segment of its path in src (`.` for src itself). */
@@ -86,29 +95,34 @@ export function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-describe('the import graph of packages/express/src', () => {
+describe.each([
+  { name: 'packages/express/src', src: SRC, layers: LAYERS, files: 15 },
+  { name: 'packages/core/src', src: CORE_SRC, layers: CORE_LAYERS, files: 50 },
+])('the import graph of $name', ({ src, layers, files }) => {
   it('has no circles', () => {
-    const graph = importGraph(SRC);
-    expect(graph.size).toBeGreaterThan(30);
+    const graph = importGraph(src);
+    expect(graph.size).toBeGreaterThan(files);
     expect(circles(graph).map((circle) => circle.join(' -> '))).toEqual([]);
   });
 
   it('imports only down its layers', () => {
-    const graph = importGraph(SRC);
+    const graph = importGraph(src);
     const folders = new Set([...graph.keys()].map(folderOf));
-    expect([...folders].sort()).toEqual(LAYERS.flat().sort());
-    expect(layerViolations(graph)).toEqual([]);
+    expect([...folders].sort()).toEqual(layers.flat().sort());
+    expect(layerViolations(graph, layers)).toEqual([]);
   });
+});
 
+describe('the import check', () => {
   it('the check finds an import up a layer, beside one, and into an undeclared folder', () => {
     const graph = new Map([
-      ['kit.ts', ['http/router.ts', 'shared/log.ts']],
-      ['http/router.ts', ['http/routes/session.ts', 'wiring/core.ts']],
+      ['index.ts', ['fetch/handler.ts', 'shared/log.ts']],
+      ['fetch/handler.ts', ['fetch/body.ts', 'wiring/core.ts']],
       ['bindings/binding.ts', ['decisions/verdict.ts', 'shared/errors.ts']],
       ['status/phase.ts', ['creation/qr-image.ts']],
       ['shared/errors.ts', ['protocol.ts', 'elsewhere/x.ts']],
     ]);
-    expect(layerViolations(graph)).toEqual([
+    expect(layerViolations(graph, CORE_LAYERS)).toEqual([
       'bindings/binding.ts -> decisions/verdict.ts: decisions is a layer above bindings',
       'status/phase.ts -> creation/qr-image.ts: creation and status are on one layer',
       'shared/errors.ts -> protocol.ts: . is a layer above shared',

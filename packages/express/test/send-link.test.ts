@@ -4,8 +4,8 @@ import { VerifyKitError } from '@verify-kit/client';
 import { capturingLogger, type RedisServer, startRedisServer } from '@verify-kit/testkit';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SendLinkOptions } from '../src/index.js';
 import { createVerifyKit, type ErrorResponseBody, type SessionResponseBody } from '../src/index.js';
-import type { SendLinkOptions } from '../src/wiring/options.js';
 import { signedInUser } from './support/app.js';
 import { SEND_EMAIL, SEND_SMS, useSendLinkApps } from './support/send-link.js';
 

@@ -3,8 +3,7 @@
 import { startFakeUpstream } from '@verify-kit/testkit';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../src/index.js';
-import type { SendLinkOptions } from '../src/wiring/options.js';
+import type { AuditEvent, SendLinkOptions } from '../src/index.js';
 import { signedInUser, startApp } from './support/app.js';
 import { SEND_EMAIL, useSendLinkApps } from './support/send-link.js';
 

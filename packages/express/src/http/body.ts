@@ -1,5 +1,5 @@
+import { ERROR_CODE, kitError } from '@verify-kit/core/internal/shared/errors';
 import type { Request, Response } from 'express';
-import { ERROR_CODE, kitError } from '../shared/errors.js';
 
 /**
  * 413 and the connection closed once the answer is out: neither a declared nor a streamed body

@@ -1,9 +1,12 @@
+import type { VerificationBinding } from '@verify-kit/core/internal/bindings/binding';
+import type { KitRequest, VisitMarker, Visitor } from '@verify-kit/core/internal/bindings/kit-request';
+import type {
+  BeforeSend as BeforeSendOf,
+  ContactOf as ContactOfOf,
+} from '@verify-kit/core/internal/creation/send-link';
+import { markerOf, VISIT_KEY, type VisitSession } from '@verify-kit/core/internal/decisions/visit-marker';
+import { normalizeAddress } from '@verify-kit/core/internal/shared/ip-address';
 import type { Request, Response } from 'express';
-import type { VerificationBinding } from '../bindings/binding.js';
-import type { KitRequest, VisitMarker, Visitor } from '../bindings/kit-request.js';
-import type { BeforeSend as BeforeSendOf, ContactOf as ContactOfOf } from '../creation/send-link.js';
-import { markerOf, VISIT_KEY, type VisitSession } from '../decisions/visit-marker.js';
-import { addressOf } from '../limits/rate-limits.js';
 import { clearProof, issueProof, proves } from './binding-proof.js';
 import { readSessionBinding, sessionOf } from './express-session.js';
 import { moveSession } from './session-rotation.js';
@@ -89,6 +92,16 @@ async function present(req: Request, res: Response | undefined): Promise<boolean
   const socket = req.socket as Request['socket'] | null | undefined;
   const reset = socket?.localPort !== undefined && socket.remoteAddress === undefined;
   return res?.destroyed !== true && socket?.destroyed === false && !reset;
+}
+
+/**
+ * The address a request came from, read when it arrives: once the client resets the connection the
+ * socket has none. Behind `trust proxy` it is Express's `req.ip`. A request whose address is gone
+ * counts in one bucket shared by all such requests, never in none. An IPv6 address counts as its
+ * /64: one subscriber's line or host holds a whole /64, and could rotate through it.
+ */
+function addressOf(req: Request): string {
+  return normalizeAddress(req.ip ?? req.socket?.remoteAddress);
 }
 
 /** The engine's view of an Express request; `res` where the answer may set cookies. */

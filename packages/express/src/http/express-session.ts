@@ -1,7 +1,7 @@
+import { parseBinding, type VerificationBinding } from '@verify-kit/core/internal/bindings/binding';
+import { ERROR_CODE, kitError } from '@verify-kit/core/internal/shared/errors';
 import type { Request } from 'express';
 import type { Session, SessionData } from 'express-session';
-import { parseBinding, type VerificationBinding } from '../bindings/binding.js';
-import { ERROR_CODE, kitError } from '../shared/errors.js';
 
 declare module 'express-session' {
   interface SessionData {

@@ -1,15 +1,15 @@
 import { VerifyKitError } from '@verify-kit/client';
+import { type GatedRequest, gateOutcome, refusalMessage } from '@verify-kit/core/internal/answers/gate';
+import { type GateRules, parseGateRules } from '@verify-kit/core/internal/answers/gate-rules';
+import { isThenable } from '@verify-kit/core/internal/bindings/bindings';
+import type { Verdict } from '@verify-kit/core/internal/decisions/verdict';
+import { ERROR_CODE } from '@verify-kit/core/internal/shared/errors';
+import { isNavigation, sameOriginPath } from '@verify-kit/core/internal/shared/request-guards';
+import type { KitCore } from '@verify-kit/core/internal/wiring/core';
+import { fn } from '@verify-kit/core/internal/wiring/option-schemas';
 import type { Phase } from '@verify-kit/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { type GatedRequest, gateOutcome, refusalMessage } from '../answers/gate.js';
-import { type GateRules, parseGateRules } from '../answers/gate-rules.js';
-import { isThenable } from '../bindings/bindings.js';
-import type { Verdict } from '../decisions/verdict.js';
-import { ERROR_CODE } from '../shared/errors.js';
-import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
-import type { KitCore } from '../wiring/core.js';
-import { fn } from '../wiring/option-schemas.js';
 import { headerOf, kitRequestOf } from './express-request.js';
 import { fail, sendAnswer } from './send-answer.js';
 

@@ -1,6 +1,6 @@
+import { methodNotAllowed as notAllowed } from '@verify-kit/core/internal/answers/answer';
+import type { KitCore } from '@verify-kit/core/internal/wiring/core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { methodNotAllowed as notAllowed } from '../answers/answer.js';
-import type { KitCore } from '../wiring/core.js';
 import { qrRoute } from './routes/qr.js';
 import { sessionRoute } from './routes/session.js';
 import { statusRoute } from './routes/status.js';

@@ -1,6 +1,6 @@
+import { ERROR_CODE, kitError } from '@verify-kit/core/internal/shared/errors';
+import { isCrossSite, isJsonContentType } from '@verify-kit/core/internal/shared/request-guards';
 import type { RequestHandler } from 'express';
-import { ERROR_CODE, kitError } from '../shared/errors.js';
-import { isCrossSite, isJsonContentType } from '../shared/request-guards.js';
 import { headerOf } from './express-request.js';
 import { sendError } from './send-answer.js';
 

@@ -1,6 +1,6 @@
+import { type Answer, errorAnswer } from '@verify-kit/core/internal/answers/answer';
+import type { KitCore } from '@verify-kit/core/internal/wiring/core';
 import type { Response } from 'express';
-import { type Answer, errorAnswer } from '../answers/answer.js';
-import type { KitCore } from '../wiring/core.js';
 
 /** Writes an answer on `res`; nothing when the client left, a destroyed socket when headers went out. */
 export function sendAnswer(res: Response, answer: Answer | undefined): void {

@@ -1,6 +1,6 @@
 import { VerifyKitError } from '@verify-kit/client';
+import { ERROR_CODE } from '@verify-kit/core/internal/shared/errors';
 import type { Request } from 'express';
-import { ERROR_CODE } from '../shared/errors.js';
 import { type KitSession, sessionOf } from './express-session.js';
 
 type SessionRequest = Request & { sessionID: string; session: KitSession };

@@ -1,17 +1,17 @@
-import { parseBinding } from '../bindings/binding.js';
+import { parseBinding } from '@verify-kit/core/internal/bindings/binding';
 import {
   type BindingStore,
   type RecordStore,
   type StatusRecord,
   type StoredDecision,
   withFlatMethods,
-} from '../bindings/binding-store.js';
+} from '@verify-kit/core/internal/bindings/binding-store';
 import {
   bindingExpiresAt,
   type Retention,
   resolveRetention,
   statusRecordExpiresAt,
-} from '../bindings/retention.js';
+} from '@verify-kit/core/internal/bindings/retention';
 import {
   commandRunner,
   invalidOptions,

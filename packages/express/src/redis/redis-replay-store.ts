@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ReplayStore } from '../webhooks/replay-store.js';
+import type { ReplayStore } from '@verify-kit/core/internal/webhooks/replay-store';
 import { commandRunner, invalidOptions, type RedisClientLike } from './redis-client.js';
 
 export interface RedisReplayStoreOptions {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { StatusBus, StatusHint, StatusListener } from '../status/status-bus.js';
-import type { ReplayStore } from '../webhooks/replay-store.js';
+import type { StatusBus, StatusHint, StatusListener } from '@verify-kit/core/internal/status/status-bus';
+import type { ReplayStore } from '@verify-kit/core/internal/webhooks/replay-store';
 import {
   commandRunner,
   invalidOptions,

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
+import type { KitCore } from '@verify-kit/core/internal/wiring/core';
+import { invalidOptions } from '@verify-kit/core/internal/wiring/options';
 import { z } from 'zod';
-import type { KitCore } from './core.js';
-import { invalidOptions } from './options.js';
 
 export interface ShutdownOptions {
   /**

@@ -1,8 +1,7 @@
 import type { OutboxMessage } from '@verify-kit/sandbox';
 import { createSandboxControl } from '@verify-kit/sandbox/control';
 import { afterEach } from 'vitest';
-import type { VerifyKitOptions } from '../../src/index.js';
-import type { SendLinkOptions } from '../../src/wiring/options.js';
+import type { SendLinkOptions, VerifyKitOptions } from '../../src/index.js';
 import { signedInUser, startApp, type TestApp } from './app.js';
 import { useSandboxApp } from './fixtures.js';
 

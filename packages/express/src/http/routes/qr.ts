@@ -1,6 +1,6 @@
+import { answerQr } from '@verify-kit/core/internal/answers/qr';
+import type { KitCore } from '@verify-kit/core/internal/wiring/core';
 import type { RequestHandler } from 'express';
-import { answerQr } from '../../answers/qr.js';
-import type { KitCore } from '../../wiring/core.js';
 import { kitRequestOf } from '../express-request.js';
 import { sendAnswer } from '../send-answer.js';
 

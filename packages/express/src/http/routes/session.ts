@@ -1,7 +1,7 @@
+import { answerSession, SESSION_BODY_LIMIT_BYTES } from '@verify-kit/core/internal/answers/session';
+import { isCrossSite, isJsonContentType } from '@verify-kit/core/internal/shared/request-guards';
+import type { KitCore } from '@verify-kit/core/internal/wiring/core';
 import type { RequestHandler } from 'express';
-import { answerSession, SESSION_BODY_LIMIT_BYTES } from '../../answers/session.js';
-import { isCrossSite, isJsonContentType } from '../../shared/request-guards.js';
-import type { KitCore } from '../../wiring/core.js';
 import { readJson } from '../body.js';
 import { headerOf, kitRequestOf } from '../express-request.js';
 import { sendAnswer } from '../send-answer.js';

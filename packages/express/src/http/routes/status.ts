@@ -1,6 +1,6 @@
+import { answerStatus } from '@verify-kit/core/internal/answers/status';
+import type { KitCore } from '@verify-kit/core/internal/wiring/core';
 import type { Request, RequestHandler, Response } from 'express';
-import { answerStatus } from '../../answers/status.js';
-import type { KitCore } from '../../wiring/core.js';
 import { kitRequestOf } from '../express-request.js';
 import { sendAnswer } from '../send-answer.js';
 

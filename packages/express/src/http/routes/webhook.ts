@@ -1,6 +1,6 @@
+import { WEBHOOK_BODY_LIMIT_BYTES, webhookReceiver } from '@verify-kit/core/internal/answers/webhook';
+import type { KitCore } from '@verify-kit/core/internal/wiring/core';
 import type { Request, RequestHandler } from 'express';
-import { WEBHOOK_BODY_LIMIT_BYTES, webhookReceiver } from '../../answers/webhook.js';
-import type { KitCore } from '../../wiring/core.js';
 import { readBody } from '../body.js';
 import { sendAnswer } from '../send-answer.js';
 

@@ -1,0 +1,138 @@
+import type { Identification } from '@verify-kit/client/fetch';
+import { MAX_WAIT_SECONDS, PHASES, type Phase } from '@verify-kit/protocol';
+import type { VerificationBinding } from '../bindings/binding.js';
+import type { KitRequest } from '../bindings/kit-request.js';
+import { browserCause, type ReadCause } from '../limits/read-budget.js';
+import { ERROR_CODE, kitError } from '../shared/errors.js';
+import type { KitCore } from '../wiring/core.js';
+import { type Answer, errorAnswer, jsonAnswer } from './answer.js';
+
+interface PollQuery {
+  wait: number;
+  since: Phase | undefined;
+}
+
+function parseQuery(query: URLSearchParams, maxWaitSeconds: number): PollQuery {
+  const waits = query.getAll('wait');
+  const sinces = query.getAll('since');
+  if (waits.length > 1 || sinces.length > 1) {
+    throw kitError(ERROR_CODE.INVALID_QUERY, 'give wait and since at most once each');
+  }
+  let wait = 0;
+  if (waits[0] !== undefined) {
+    if (!/^\d{1,3}$/.test(waits[0]) || Number(waits[0]) > MAX_WAIT_SECONDS) {
+      throw kitError(
+        ERROR_CODE.INVALID_QUERY,
+        `wait must be an integer from 0 to ${MAX_WAIT_SECONDS} (seconds)`,
+      );
+    }
+    // Held no longer than this server allows (maxWaitSeconds, e.g. below a gateway's timeout).
+    wait = Math.min(Number(waits[0]), maxWaitSeconds);
+  }
+  const since = sinces[0];
+  if (since !== undefined && !(PHASES as readonly string[]).includes(since)) {
+    throw kitError(ERROR_CODE.INVALID_QUERY, `since must be one of ${PHASES.join(', ')}`);
+  }
+  return { wait, since: since as Phase | undefined };
+}
+
+export const noVerification = () =>
+  kitError(
+    ERROR_CODE.NO_VERIFICATION_SESSION,
+    'no verification has been started for this account or browser session',
+  );
+
+/** Read-only: a status answer never writes the session (a long-poll saving late would undo a sign-in). */
+function statusAnswer(core: KitCore, binding: VerificationBinding, latest: Identification): Answer {
+  // Shutting down: the next long-poll goes out on a new connection, to an instance that stays.
+  return jsonAnswer(200, core.describe(binding, latest), core.draining ? { Connection: 'close' } : {});
+}
+
+/**
+ * Waits until the phase differs from `since`, `wait` seconds pass, the client leaves (`signal`;
+ * undefined: nothing to answer) or the kit closes. Never keeps its slot after the client left.
+ */
+function longPoll(
+  core: KitCore,
+  binding: VerificationBinding,
+  first: Identification,
+  { wait, since }: PollQuery,
+  cause: ReadCause,
+  signal: AbortSignal,
+): Promise<Answer | undefined> {
+  return new Promise((resolve) => {
+    const release = core.limits.openLongPoll(binding.identificationId);
+    let latest = first;
+    let done = false;
+    const finish = (outcome: { error: unknown } | 'answer' | 'client-gone') => {
+      if (done) return;
+      done = true;
+      clearTimeout(deadline);
+      release();
+      stopWatching();
+      stopOnClose();
+      signal.removeEventListener('abort', onClientGone);
+      if (outcome === 'client-gone') resolve(undefined);
+      else if (outcome !== 'answer') {
+        core.logFailure(outcome.error, 'GET /status');
+        resolve(errorAnswer(outcome.error));
+      } else resolve(statusAnswer(core, binding, latest));
+    };
+    const onClientGone = () => finish('client-gone');
+    const deadline = setTimeout(() => finish('answer'), wait * 1000);
+    const stopWatching = core.watch.add(
+      binding.identificationId,
+      {
+        onRead(identification) {
+          latest = identification;
+          if (core.describe(binding, identification).phase !== since) finish('answer');
+        },
+        onError(error) {
+          finish({ error });
+        },
+      },
+      cause,
+    );
+    const stopOnClose = core.onClose(() => finish('answer'));
+    signal.addEventListener('abort', onClientGone);
+    core.log.debug('GET /status: long-poll waiting', {
+      identificationId: binding.identificationId,
+      wait,
+      since,
+    });
+  });
+}
+
+async function answer(
+  core: KitCore,
+  req: KitRequest,
+  params: URLSearchParams,
+  signal: AbortSignal,
+): Promise<Answer | undefined> {
+  core.assertOpen();
+  const query = parseQuery(params, core.options.maxWaitSeconds);
+  // A client that waits already has a phase: a read younger than one interval is as good.
+  const found = await core.lookup(req, query.wait > 0 ? core.options.pollIntervalMs : 0);
+  if (found.binding === undefined) throw noVerification();
+  const { binding, identification, view } = found;
+  const held = query.wait > 0 && query.since !== undefined && core.options.longPoll;
+  if (!held || view.phase !== query.since || core.closed) return statusAnswer(core, binding, identification);
+  if (signal.aborted) return undefined;
+  return longPoll(core, binding, identification, query, browserCause(req, found.owner), signal);
+}
+
+/**
+ * GET /status[?wait=<s>&since=<phase>]: the bound identification only; no id comes from the client.
+ * `signal` aborts when the client leaves; the answer is then undefined (nobody reads it).
+ */
+export function answerStatus(
+  core: KitCore,
+  req: KitRequest,
+  query: URLSearchParams,
+  signal: AbortSignal,
+): Promise<Answer | undefined> {
+  return answer(core, req, query, signal).catch((error: unknown) => {
+    core.logFailure(error, 'GET /status');
+    return errorAnswer(error);
+  });
+}

@@ -1,0 +1,388 @@
+import { type Identification, isApproved, isKnownStatus } from '@verify-kit/client/fetch';
+import { isPerProcessStore, type StoredDecision } from '../bindings/binding-store.js';
+import { type Bindings, isThenable, type Owner } from '../bindings/bindings.js';
+import type { KitRequest, VisitMarker } from '../bindings/kit-request.js';
+import { browserCause, KIT_READ } from '../limits/read-budget.js';
+import { identificationKey } from '../shared/identification-key.js';
+import type { Log } from '../shared/log.js';
+import { BoundedMap } from '../shared/lru.js';
+import type { StatusHint } from '../status/status-bus.js';
+import { isDefinitive, type StatusReader } from '../status/status-reader.js';
+import { RETIRED_AT, verifiedRefusal, vouches } from './stored-decision.js';
+
+export type { VisitMarker };
+
+/**
+ * The visit, the stored decision and revocation (packages/express/README.md, "Freshness and
+ * outages"). The spec's rule is to re-read the status each time the user opens the application: the
+ * first gated request of a visit reads the service; inside the visit the gate answers from the last
+ * decision the kit read or received signed, kept in the store's decisions under the identification so a
+ * webhook on any instance reaches it.
+ */
+
+/** 'visit' (default): a read per visit, the stored decision inside it. 'every-request': a read each time. */
+export type Freshness = 'visit' | 'every-request';
+
+/** How a gated answer was made: `read` from the service just now, `stored` from the stored decision. */
+export type DecisionSource = 'read' | 'stored';
+
+export interface DecisionSettings {
+  freshness: Freshness;
+  visitIdleMs: number;
+  maxAgeMs: number;
+  staleIfErrorMs: number;
+  /** How long a verified refusal holds against reads that say APPROVED (the service's reads may lag its webhooks). */
+  refusalSettleMs: number;
+}
+
+export interface Decided {
+  identification: Identification;
+  source: DecisionSource;
+  /** A visit starts with this read: enter() it once the session is final (after an approval's move). */
+  visit?: VisitMarker;
+}
+
+/** A stored decision asked for before the binding was known (Decisions.prefetch). */
+export interface Prefetched {
+  identificationId: string;
+  decision: Promise<StoredDecision | undefined>;
+}
+
+export interface DecideOptions {
+  freshness?: Freshness;
+  /** 'every-request': reuse a read younger than this; 'visit': the stored decision's age before a re-read. */
+  maxAgeMs?: number;
+}
+
+/** A background re-read of one identification is tried at most this often (an outage is not hammered). */
+const REFRESH_RETRY_MS = 1000;
+/** Kept this much past staleIfErrorMs, so a slow read that started before a webhook still loses to it. */
+const DECISION_TTL_MARGIN_MS = 10 * 60_000;
+
+export class Decisions {
+  // Background re-reads tried lately, per identification.
+  readonly #refreshing: BoundedMap<string, true>;
+  // What this process last stored per identification: a read that changes nothing skips the write.
+  readonly #written = new BoundedMap<string, { status: string; at: number }>(100_000);
+
+  constructor(
+    private readonly reader: StatusReader,
+    private readonly bindings: Bindings,
+    readonly settings: DecisionSettings,
+    private readonly log: Log,
+    private readonly now: () => number,
+  ) {
+    this.#refreshing = new BoundedMap(100_000, REFRESH_RETRY_MS, now);
+  }
+
+  /**
+   * The status this request acts on. A new visit, or a stored decision that does not grant, is read
+   * from the service now (a failure throws: fail closed); inside a visit a stored APPROVED younger
+   * than staleIfErrorMs is answered from the store (re-read in the background once older than
+   * maxAgeMs). A read that fails inside a visit may answer a stored refusal, never a grant.
+   */
+  async decide(
+    req: KitRequest,
+    owner: Owner,
+    identificationId: string,
+    options: DecideOptions = {},
+    prefetched?: Prefetched,
+  ) {
+    const freshness = options.freshness ?? this.settings.freshness;
+    // A browser may repeat a gated request at will: its reads are counted, but a verified person's
+    // (a stored APPROVED) go through however many others spend (read-budget.ts).
+    const cause = () => browserCause(req, owner, { vouched: () => this.#vouched(identificationId) });
+    const budget = { cause, whenRefused: 'refusal' } as const;
+    if (freshness === 'every-request') {
+      const identification = await this.reader.read(identificationId, {
+        maxAgeMs: options.maxAgeMs ?? 0,
+        ...budget,
+      });
+      return { identification, source: 'read' } satisfies Decided;
+    }
+    const now = this.now();
+    const marker = req.visitor.visit();
+    const accountId = owner.accountId ?? null;
+    if (!this.#inVisit(marker, owner, identificationId, now)) {
+      // An ended visit's marker goes now: a session moved on approval must not carry it.
+      if (marker !== undefined) req.visitor.setVisit(undefined);
+      const identification = await this.reader.read(identificationId, budget);
+      const visit = isApproved(identification.status)
+        ? { identificationId, accountId, seenAt: now }
+        : undefined;
+      return { identification, source: 'read', ...(visit === undefined ? {} : { visit }) } satisfies Decided;
+    }
+    this.#touch(req, marker, now);
+    const stored =
+      prefetched?.identificationId === identificationId
+        ? await prefetched.decision
+        : await this.#stored(identificationKey(identificationId));
+    if (this.#grantable(stored, now)) return this.#storedGrant(identificationId, stored, now, options);
+    try {
+      return {
+        identification: await this.reader.read(identificationId, budget),
+        source: 'read',
+      } satisfies Decided;
+    } catch (error) {
+      // The service is down and the store knows a refusal: refuse (403), as the service last said.
+      // A definitive answer (isDefinitive) is not an outage: nothing stored stands in for it.
+      if (!isDefinitive(error) && this.#usable(stored, now)) {
+        return {
+          identification: { id: identificationId, status: stored.status },
+          source: 'stored',
+        } satisfies Decided;
+      }
+      throw error;
+    }
+  }
+
+  /** Whether storedGrantNow can ever answer: a visit, and a store of this process. */
+  mayGrantNow(options: DecideOptions = {}): boolean {
+    return (
+      (options.freshness ?? this.settings.freshness) === 'visit' && isPerProcessStore(this.bindings.store)
+    );
+  }
+
+  /**
+   * decide() without a step of waiting, for a store of this process (its calls answer at once):
+   * inside a visit, a stored APPROVED that decide() would answer from the store. undefined for
+   * anything else (decide() then does the whole work).
+   */
+  storedGrantNow(req: KitRequest, owner: Owner, identificationId: string, options: DecideOptions = {}) {
+    if (!this.mayGrantNow(options)) return undefined;
+    const { store } = this.bindings;
+    const now = this.now();
+    const marker = req.visitor.visit();
+    if (!this.#inVisit(marker, owner, identificationId, now)) return undefined;
+    const stored = this.bindings.storedNow(() => store.decisions.get(identificationKey(identificationId)));
+    if (isThenable(stored) || !this.#grantable(stored, now)) return undefined;
+    this.#touch(req, marker, now);
+    return this.#storedGrant(identificationId, stored, now, options);
+  }
+
+  /**
+   * Inside an account's visit, the prefetched decision of the identification the visit marker names
+   * grants without the account's binding (one store call: BENCHMARKS.md, "Where the time goes inside
+   * a visit"). Safe because every way the binding stops naming that identification retires its
+   * decision first (retire(): a new verification, forget, on any instance), and a decision older
+   * than maxAgeMs is not used here: the full path (binding, then decide()) re-reads it, so a binding
+   * gone otherwise (expired, removed from the store by hand) grants for at most maxAgeMs more.
+   * undefined: decide() with the binding does the whole work (the same prefetched call, not again).
+   */
+  async grantStored(req: KitRequest, owner: Owner, prefetched: Prefetched, options: DecideOptions = {}) {
+    if (owner.accountId === undefined || (options.freshness ?? this.settings.freshness) !== 'visit') {
+      return undefined;
+    }
+    const marker = req.visitor.visit();
+    const { identificationId } = prefetched;
+    if (!this.#inVisit(marker, owner, identificationId, this.now())) return undefined;
+    let stored: StoredDecision | undefined;
+    try {
+      stored = await prefetched.decision;
+    } catch {
+      return undefined; // decide() awaits the same call again and fails closed
+    }
+    const now = this.now();
+    if (!this.#grantable(stored, now)) return undefined;
+    if (now - stored.at >= this.#maxAgeOf(stored, options)) return undefined;
+    this.#touch(req, marker, now);
+    return this.#storedGrant(identificationId, stored, now, options);
+  }
+
+  /** The visit the marker names is this owner's, of this identification, and not idle too long. */
+  #inVisit(
+    marker: VisitMarker | undefined,
+    owner: Owner,
+    identificationId: string,
+    now: number,
+  ): marker is VisitMarker {
+    return (
+      marker !== undefined &&
+      marker.identificationId === identificationId &&
+      marker.accountId === (owner.accountId ?? null) &&
+      now - marker.seenAt <= this.settings.visitIdleMs
+    );
+  }
+
+  /** A stored decision that says something (not invalidated) and is younger than staleIfErrorMs. */
+  #usable(stored: StoredDecision | undefined, now: number): stored is StoredDecision & { status: string } {
+    return stored !== undefined && stored.status !== null && now - stored.at < this.settings.staleIfErrorMs;
+  }
+
+  /** A stored decision a visit may be granted from. */
+  #grantable(stored: StoredDecision | undefined, now: number): stored is StoredDecision & { status: string } {
+    return this.#usable(stored, now) && isApproved(stored.status);
+  }
+
+  /** The visit's seenAt, refreshed at most every visitIdleMs / 10. */
+  #touch(req: KitRequest, marker: VisitMarker, now: number): void {
+    if (now - marker.seenAt > this.settings.visitIdleMs / 10) this.enter(req, { ...marker, seenAt: now });
+  }
+
+  /**
+   * How old a stored decision may be before it is re-read: maxAgeMs (the gate's or the kit's), or
+   * sooner for a grant that overrode a verified refusal (record()).
+   */
+  #maxAgeOf(stored: StoredDecision, options: DecideOptions): number {
+    const maxAgeMs = options.maxAgeMs ?? this.settings.maxAgeMs;
+    return stored.reReadAfterMs === undefined ? maxAgeMs : Math.min(maxAgeMs, stored.reReadAfterMs);
+  }
+
+  /** Whether the identification has a stored APPROVED (a verified person: read-budget.ts). */
+  async #vouched(identificationId: string): Promise<boolean> {
+    return vouches(await this.#stored(identificationKey(identificationId)));
+  }
+
+  #stored(key: string): Promise<StoredDecision | undefined> {
+    const { store } = this.bindings;
+    return this.bindings.stored(() => store.decisions.get(key));
+  }
+
+  /** A grant from the stored decision; re-read in the background once older than maxAgeMs. */
+  #storedGrant(identificationId: string, stored: StoredDecision, now: number, options: DecideOptions) {
+    if (now - stored.at >= this.#maxAgeOf(stored, options)) this.#refresh(identificationId);
+    return {
+      identification: { id: identificationId, status: 'APPROVED' },
+      source: 'stored',
+    } satisfies Decided;
+  }
+
+  /**
+   * Inside a visit, the decision of the identification its marker names, asked for now: beside the
+   * account's binding, so a shared store answers both in one round trip (node-redis pipelines the
+   * commands of one tick). undefined when no visit can be going on.
+   */
+  prefetch(req: KitRequest, owner: Owner, options: DecideOptions = {}): Prefetched | undefined {
+    if ((options.freshness ?? this.settings.freshness) !== 'visit') return undefined;
+    const marker = req.visitor.visit();
+    if (marker === undefined || marker.accountId !== (owner.accountId ?? null)) return undefined;
+    if (this.now() - marker.seenAt > this.settings.visitIdleMs) return undefined;
+    const { store } = this.bindings;
+    const decision = this.bindings.stored(() =>
+      store.decisions.get(identificationKey(marker.identificationId)),
+    );
+    // Unused when the binding names another identification; when used, awaited (and thrown) there.
+    decision.catch(() => undefined);
+    return { identificationId: marker.identificationId, decision };
+  }
+
+  /**
+   * Each upstream read that answered (StatusReader's hook): the decision, unless a newer one is
+   * stored. A repeat of the APPROVED this process stored lately is skipped (strict mode reads on
+   * every request): whatever stands in the store instead is a refusal or that grant. A refusal is
+   * always written: another instance may have stored a grant since. Returns the status that stands
+   * instead of the read's: a verified refusal holds against an APPROVED read that started less than
+   * refusalSettleMs after it (the service's reads may lag its webhooks); a later read that agrees
+   * grants, and is re-read once older than refusalSettleMs, not maxAgeMs.
+   */
+  async record(identificationId: string, status: string, startedAt: number): Promise<string | undefined> {
+    const key = identificationKey(identificationId);
+    const written = this.#written.get(key);
+    const repeat = written?.status === status && startedAt - written.at < this.settings.maxAgeMs / 4;
+    if (repeat && isApproved(status)) return undefined;
+    let decision: StoredDecision = { status, at: startedAt, source: 'read' };
+    try {
+      if (isApproved(status)) {
+        const refusal = verifiedRefusal(await this.#stored(key));
+        if (refusal !== undefined) {
+          if (startedAt < refusal.at + this.settings.refusalSettleMs) return refusal.status;
+          decision = { ...decision, reReadAfterMs: this.settings.refusalSettleMs };
+        }
+      }
+      if (await this.#put(key, decision)) {
+        this.#written.set(key, { status, at: startedAt });
+      }
+    } catch {
+      // Logged by the store wrapper; the next gated request finds the store down too (503).
+    }
+    return undefined;
+  }
+
+  /**
+   * A verified webhook: a status the event gives that is not APPROVED replaces the stored decision
+   * (refused at once), anything else invalidates it (the next gated request reads). Never a grant.
+   * Written even where no decision is stored yet: a read under way (a visit's first, on this or
+   * another instance) started before the event and so loses to it (newer wins). true when there was
+   * a decision: the caller then reads the status at once, so an event delivered late cannot stand
+   * for longer than that read.
+   */
+  async onWebhook(identificationId: string, hint: StatusHint): Promise<boolean> {
+    const key = identificationKey(identificationId);
+    this.#written.delete(key);
+    // A session's events leave the identification's status as it is (decision 3); an approval
+    // cannot revoke, and a stored refusal is read again by the gate anyway.
+    if (!hint?.type?.startsWith('identification.') || isApproved(hint.status)) return false;
+    const stored = await this.#stored(key);
+    if (stored?.at === RETIRED_AT) return false;
+    const status = typeof hint.status === 'string' && isKnownStatus(hint.status) ? hint.status : null;
+    await this.#put(key, { status, at: this.now(), source: 'webhook' });
+    return stored !== undefined;
+  }
+
+  /**
+   * The status bus's hint, on every instance (the receiving one too). A shared store already holds
+   * the receiving instance's write, followed by its read (writing the event again here could put a
+   * late event back over that read); a store of this process only learns of the webhook here.
+   */
+  onHint(identificationId: string, hint: StatusHint): void {
+    this.#written.delete(identificationKey(identificationId));
+    if (!isPerProcessStore(this.bindings.store)) return;
+    this.onWebhook(identificationId, hint).catch(() => {
+      // Logged by the store wrapper.
+    });
+  }
+
+  /** forget(): the stored decision is retired, and this browser's visit ends. */
+  async forget(req: KitRequest, identificationId: string | undefined): Promise<void> {
+    req.visitor.setVisit(undefined);
+    if (identificationId !== undefined) await this.retire(identificationId);
+  }
+
+  /**
+   * An identification bound to nobody any more (Bindings: replaced by a new verification, or
+   * forgotten): its decision becomes one that never grants, and that no read still under way can
+   * overwrite (RETIRED_AT). A visit whose marker names it, on any device or instance, then goes
+   * through the binding (grantStored) and is refused.
+   */
+  async retire(identificationId: string): Promise<void> {
+    const key = identificationKey(identificationId);
+    this.#written.delete(key);
+    await this.#put(key, { status: null, at: RETIRED_AT, source: 'webhook' });
+  }
+
+  /**
+   * The service answered definitively (a 404, an answer about another identification): the stored
+   * decision says nothing any more (the next gated request reads), until a later read says more.
+   */
+  async invalidate(identificationId: string): Promise<void> {
+    const key = identificationKey(identificationId);
+    this.#written.delete(key);
+    await this.#put(key, { status: null, at: this.now(), source: 'read' });
+  }
+
+  /** `key`: identificationKey(id), as every store key of the kit. */
+  #put(key: string, decision: StoredDecision): Promise<boolean> {
+    const { store } = this.bindings;
+    const ttlMs = this.settings.staleIfErrorMs + DECISION_TTL_MARGIN_MS;
+    return this.bindings.stored(() => store.decisions.put(key, decision, ttlMs));
+  }
+
+  /** Stale-while-revalidate: one background re-read (the reader's hook stores what it sees). */
+  #refresh(identificationId: string): void {
+    const key = identificationKey(identificationId);
+    if (this.#refreshing.has(key)) return;
+    this.#refreshing.set(key, true);
+    // debug: in an outage every person in a visit retries once a second (the gate's 503s are errors).
+    this.reader.read(identificationId, { cause: KIT_READ }).catch((error: unknown) => {
+      this.log.debug('a stored decision could not be re-read; it is served until staleIfErrorMs', {
+        identificationId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+  }
+
+  /** Without a browser session (accounts only) there is no visit: every gated request reads. */
+  enter(req: KitRequest, marker: VisitMarker): void {
+    req.visitor.setVisit(marker);
+  }
+}

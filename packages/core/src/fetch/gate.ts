@@ -1,0 +1,91 @@
+import type { Phase } from '@verify-kit/protocol';
+import { isVerifyKitError, VerifyKitError } from '@verify-kit/protocol/errors';
+import { errorAnswer } from '../answers/answer.js';
+import { type GatedRequest, gateOutcome } from '../answers/gate.js';
+import { type GateRules, parseGateRules } from '../answers/gate-rules.js';
+import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
+import type { KitCore } from '../wiring/core.js';
+import { isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
+import type { FetchOptions } from './options.js';
+import { toResponse } from './respond.js';
+import { SealedVisitor } from './visitor.js';
+
+/**
+ * One gated request's result: pass it on only when `granted`; otherwise send `response` (303 for a
+ * navigation with redirectTo, 403 JSON, 503). `headers` go on whatever is sent (the visitor's
+ * cookie when the visit began or the session moved).
+ */
+export type GateResult =
+  | { kind: 'granted'; headers: Headers }
+  | { kind: 'refused'; headers: Headers; response: Response; status: string | null; phase: Phase | null }
+  | { kind: 'unavailable'; headers: Headers; response: Response; error: VerifyKitError };
+
+function gatedRequest(request: Request): GatedRequest {
+  return {
+    navigation: () => isNavigation(request.method, (name) => request.headers.get(name) ?? undefined),
+    returnTo: () => {
+      const url = new URL(request.url);
+      return sameOriginPath(url.pathname + url.search);
+    },
+  };
+}
+
+/** A response with the gate's headers added (its own win: they are the answer's). */
+function withHeaders(response: Response, headers: Headers): Response {
+  for (const [name, value] of headers) if (!response.headers.has(name)) response.headers.append(name, value);
+  return response;
+}
+
+/**
+ * kit.gate(request, rules?, context?): reads the request's headers only, never its body (the
+ * request stays whole for the handler after it). The rules are checked once per rules object.
+ */
+export function createGate(core: KitCore, { secret }: FetchOptions) {
+  const parsed = new WeakMap<object, ReturnType<typeof parseGateRules>>();
+  const defaults = parseGateRules(undefined, core.decisions.settings);
+  const rulesOf = (rules: GateRules | undefined) => {
+    if (rules === undefined) return defaults;
+    let found = parsed.get(rules);
+    if (found === undefined) {
+      found = parseGateRules(rules, core.decisions.settings);
+      parsed.set(rules, found);
+    }
+    return found;
+  };
+
+  return async function gate(
+    request: Request,
+    rules?: GateRules,
+    context: RequestContext = {},
+  ): Promise<GateResult> {
+    const { redirectTo, decideOptions } = rulesOf(rules);
+    const https = isHttps(request, context);
+    const headers = new Headers({ 'Cache-Control': 'no-store' });
+    let outcome: ReturnType<typeof gateOutcome>;
+    let visitor: SealedVisitor | undefined;
+    try {
+      visitor = await SealedVisitor.of(core.bindings, request.headers, secret, https);
+      const verdict = await core.decide(kitRequestOf(request, context, visitor), decideOptions);
+      outcome = gateOutcome(core, verdict, gatedRequest(request), redirectTo);
+    } catch (error) {
+      // Not the service's (a closed kit, accountOf, a store that fails): fail closed, as Express does.
+      core.logFailure(error, 'gate');
+      const response = toResponse(errorAnswer(error), request.method);
+      const failed = isVerifyKitError(error)
+        ? error
+        : new VerifyKitError('INTERNAL_ERROR', 'the gate failed', { cause: error });
+      return { kind: 'unavailable', headers, response, error: failed };
+    }
+    const cookie = await visitor.setCookie(secret, https);
+    if (cookie !== undefined) headers.append('Set-Cookie', cookie);
+    if (outcome.kind === 'granted') {
+      headers.delete('Cache-Control');
+      return { kind: 'granted', headers };
+    }
+    const response = withHeaders(toResponse(outcome.answer, request.method), headers);
+    if (outcome.kind === 'refused') {
+      return { kind: 'refused', headers, response, status: outcome.status, phase: outcome.phase };
+    }
+    return { kind: 'unavailable', headers, response, error: outcome.error };
+  };
+}

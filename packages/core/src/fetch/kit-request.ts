@@ -1,0 +1,42 @@
+import type { KitRequest } from '../bindings/kit-request.js';
+import { normalizeAddress } from '../shared/ip-address.js';
+import type { SealedVisitor } from './visitor.js';
+
+/** What a shell knows of a request beyond the `Request` itself. */
+export interface RequestContext {
+  /**
+   * The client's address for limits, as the platform gives it (Node's socket, a header of a proxy
+   * you trust). Without it every client counts in one shared bucket: never no limit.
+   */
+  clientAddress?: string | undefined;
+  /** What accountOf, sessionOptions, contactOf and beforeSend are given; default the `Request`. */
+  raw?: unknown;
+  /** Aborts when the client leaves (a long-poll then ends); default `request.signal`. */
+  signal?: AbortSignal | undefined;
+  /** Keeps work going after the answer (a webhook's follow-up), e.g. Workers' `ctx.waitUntil`. */
+  waitUntil?: ((work: Promise<unknown>) => void) | undefined;
+  /** The request came over https; default its URL's scheme (behind a proxy: say so here). */
+  https?: boolean | undefined;
+}
+
+export function isHttps(request: Request, context: RequestContext): boolean {
+  return context.https ?? new URL(request.url).protocol === 'https:';
+}
+
+export function signalOf(request: Request, context: RequestContext): AbortSignal {
+  return context.signal ?? request.signal;
+}
+
+/** The engine's view of a Fetch request: its visitor is the sealed cookie's. */
+export function kitRequestOf(request: Request, context: RequestContext, visitor: SealedVisitor): KitRequest {
+  const signal = signalOf(request, context);
+  return {
+    raw: context.raw ?? request,
+    address: normalizeAddress(context.clientAddress),
+    get sessionKey() {
+      return visitor.sessionKey;
+    },
+    visitor,
+    present: async () => !signal.aborted,
+  };
+}

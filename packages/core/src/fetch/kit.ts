@@ -1,0 +1,87 @@
+import { createFetchClient } from '@verify-kit/client/fetch';
+import type { GateRules } from '../answers/gate-rules.js';
+import { forget, type StatusOfOptions, type StatusOfResult, statusOf } from '../answers/status-of.js';
+import { KitCore } from '../wiring/core.js';
+import { type KitHealth, readHealth } from '../wiring/health.js';
+import { type VerifyKitOptions as EngineOptions, resolveOptions } from '../wiring/options.js';
+import { createGate, type GateResult } from './gate.js';
+import { createHandler } from './handler.js';
+import { isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
+import { type FetchOptions, parseFetchOptions } from './options.js';
+import { SealedVisitor } from './visitor.js';
+
+/** What the Fetch kit's webhookVerifier is given. */
+export interface FetchWebhookVerifierInput {
+  headers: Headers;
+  /** The raw body, exactly as received. */
+  body: Uint8Array;
+}
+
+/**
+ * The kit's options on any server: the engine's (as the Express kit takes them), basePath and
+ * secret. `Req` is what accountOf, sessionOptions and sendLink's hooks are given: the `Request`, or
+ * the framework's own when a shell passes it as `context.raw`.
+ */
+export type VerifyKitOptions<Req = Request> = EngineOptions<Req, FetchWebhookVerifierInput> & FetchOptions;
+
+export interface VerifyKit {
+  /** The widget protocol and the webhook receiver under basePath; 404/405 JSON elsewhere. */
+  handle(request: Request, context?: RequestContext): Promise<Response>;
+  /** The gate: reads headers only, never the body. Pass it on only when `granted`. */
+  gate(request: Request, rules?: GateRules, context?: RequestContext): Promise<GateResult>;
+  /** This request's status, for custom logic; `headers` to forward (the visitor's cookie). Throws on an upstream failure. */
+  statusOf(
+    request: Request,
+    options?: StatusOfOptions,
+    context?: RequestContext,
+  ): Promise<StatusOfResult & { headers: Headers }>;
+  /** Unbinds this request's verification; `headers` clear the visitor's cookie. */
+  forget(request: Request, context?: RequestContext): Promise<{ headers: Headers }>;
+  health(): Promise<KitHealth>;
+  close(): Promise<void>;
+}
+
+/**
+ * The kit on any server that speaks the Fetch standard (Request in, Response out): Hono, Next.js,
+ * Bun, Deno, Workers, or Node through a bridge. Options are checked once, here.
+ */
+export function createVerifyKit<Req = Request>(options: VerifyKitOptions<Req>): VerifyKit {
+  const { basePath, secret, ...engine } = options;
+  const fetchOptions = parseFetchOptions({ basePath, secret });
+  const core = new KitCore(resolveOptions(engine), { connect: createFetchClient });
+  const handle = createHandler(core, fetchOptions);
+  const gate = createGate(core, fetchOptions);
+
+  /** Runs `work` with this request's visitor; the cookie it changed goes in the returned headers. */
+  async function withVisitor<T>(
+    request: Request,
+    context: RequestContext,
+    work: (req: ReturnType<typeof kitRequestOf>) => Promise<T>,
+  ): Promise<{ result: T; headers: Headers }> {
+    core.assertOpen();
+    const https = isHttps(request, context);
+    const visitor = await SealedVisitor.of(core.bindings, request.headers, fetchOptions.secret, https);
+    const result = await work(kitRequestOf(request, context, visitor));
+    const headers = new Headers();
+    const cookie = await visitor.setCookie(fetchOptions.secret, https);
+    if (cookie !== undefined) headers.append('Set-Cookie', cookie);
+    return { result, headers };
+  }
+
+  return {
+    handle,
+    gate,
+    async statusOf(request, statusOptions, context = {}) {
+      const { result, headers } = await withVisitor(request, context, (req) =>
+        statusOf(core, req, statusOptions),
+      );
+      return { ...result, headers };
+    },
+    async forget(request, context = {}) {
+      const { headers } = await withVisitor(request, context, (req) => forget(core, req));
+      return { headers };
+    },
+    health: () => readHealth(core),
+    close: () => core.close(),
+  };
+}

@@ -1,0 +1,105 @@
+import { VerifyKitError } from '@verify-kit/protocol/errors';
+import { webhookEnvelope, webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhooks';
+import { decodeBase64 } from './base64.js';
+
+/** crypto.subtle's key type, named without the DOM lib (Node's types name it elsewhere). */
+type SubtleKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
+/*
+ * Standard Webhooks v1 verification (https://www.standardwebhooks.com; docs/architecture.md,
+ * decision 13) on crypto.subtle, giving the answers of @verify-kit/client's verifyWebhook (node:crypto)
+ * for the same input. The signed content is `<webhook-id>.<webhook-timestamp>.<body>`; the header
+ * `webhook-signature` holds space-separated `v1,<base64 HMAC-SHA256>` entries, any one of which, under
+ * any one of the secrets, passes.
+ *
+ * The comparison is constant-time and costs one HMAC of the body per secret, however many entries the
+ * header holds: the expected MAC is computed once per secret, then each entry is checked by
+ * `crypto.subtle.verify` under a random per-process key against the MAC of the expected MAC (the
+ * "double HMAC" comparison), so no entry is compared byte by byte in JavaScript.
+ */
+
+export interface VerifyWebhookInput {
+  /** One secret (`whsec_<base64>`, the prefix optional), or several during a rotation. */
+  secret: string | readonly string[];
+  /** The request's headers (`request.headers`); a repeated header arrives joined with `, `. */
+  headers: Headers;
+  /** The raw body, exactly as received. */
+  body: string | Uint8Array;
+  /** Default 300 s. */
+  toleranceSeconds?: number;
+  /** Unix seconds; for tests. */
+  now?: number;
+}
+
+export interface VerifiedWebhook {
+  id: string;
+  timestamp: number;
+}
+
+const HMAC = { name: 'HMAC', hash: 'SHA-256' } as const;
+const encoder = new TextEncoder();
+
+let comparisonKey: Promise<SubtleKey> | undefined;
+function comparisonKeyOnce(): Promise<SubtleKey> {
+  comparisonKey ??= crypto.subtle.generateKey(HMAC, false, ['sign', 'verify']) as Promise<SubtleKey>;
+  return comparisonKey;
+}
+
+/**
+ * Resolves `{ id, timestamp }` of a webhook signed by one of the secrets; rejects with a VerifyKitError
+ * WEBHOOK_HEADERS_MISSING | WEBHOOK_TIMESTAMP_STALE | WEBHOOK_SIGNATURE_INVALID, or INVALID_OPTIONS for
+ * a malformed secret (a configuration error, not a verification result).
+ */
+export async function verifyWebhook(input: VerifyWebhookInput): Promise<VerifiedWebhook> {
+  const secrets = typeof input.secret === 'string' ? [input.secret] : [...(input.secret ?? [])];
+  if (secrets.length === 0) {
+    throw new VerifyKitError('INVALID_OPTIONS', 'at least one webhook secret is required');
+  }
+  const keyBytes = secrets.map((secret) => {
+    const key = webhookSecretKey(secret);
+    if (key === undefined) {
+      throw new VerifyKitError('INVALID_OPTIONS', `webhook secret ${webhookSecretProblem(secret)}`);
+    }
+    return key;
+  });
+
+  const idHeader = input.headers.get('webhook-id')?.trim();
+  const { id, timestamp, signatures } = webhookEnvelope(
+    {
+      // Headers joins a repeated header with ", ": a repeated webhook-id is malformed, as in the client.
+      id: idHeader?.includes(', ') ? undefined : idHeader,
+      timestamp: input.headers.get('webhook-timestamp')?.trim(),
+      signature: input.headers.get('webhook-signature')?.trim(),
+    },
+    {
+      ...(input.now === undefined ? {} : { now: input.now }),
+      ...(input.toleranceSeconds === undefined ? {} : { toleranceSeconds: input.toleranceSeconds }),
+    },
+  );
+  const candidates = signatures.flatMap((signature) => decodeBase64(signature) ?? []);
+  if (candidates.length > 0) {
+    const signed = signedContent(id, timestamp, input.body);
+    const compare = await comparisonKeyOnce();
+    for (const bytes of keyBytes) {
+      const key = await crypto.subtle.importKey('raw', bytes, HMAC, false, ['sign']);
+      const expected = await crypto.subtle.sign('HMAC', key, signed);
+      const expectedTag = await crypto.subtle.sign('HMAC', compare, expected);
+      for (const candidate of candidates) {
+        // HMAC(R, candidate) against HMAC(R, expected), compared inside crypto.subtle.
+        if (await crypto.subtle.verify('HMAC', compare, expectedTag, candidate)) {
+          return { id, timestamp };
+        }
+      }
+    }
+  }
+  throw new VerifyKitError('WEBHOOK_SIGNATURE_INVALID', 'no webhook signature matched');
+}
+
+function signedContent(id: string, timestamp: number, body: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  const prefix = encoder.encode(`${id}.${timestamp}.`);
+  const rest = typeof body === 'string' ? encoder.encode(body) : body;
+  const out = new Uint8Array(prefix.length + rest.length);
+  out.set(prefix);
+  out.set(rest, prefix.length);
+  return out;
+}

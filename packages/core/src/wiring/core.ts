@@ -1,0 +1,386 @@
+import {
+  type FetchClientOptions,
+  type Identification,
+  isApproved,
+  isVerifyKitError,
+  type VerifyClient,
+} from '@verify-kit/client/fetch';
+import type { SendLinkOffer, SessionResponseBody, StatusResponseBody } from '@verify-kit/protocol';
+import type { VerificationBinding } from '../bindings/binding.js';
+import { isPerProcessStore } from '../bindings/binding-store.js';
+import { Bindings, isThenable, type Owner } from '../bindings/bindings.js';
+import type { KitRequest } from '../bindings/kit-request.js';
+import { QrImages } from '../creation/qr-image.js';
+import { SendLink } from '../creation/send-link.js';
+import { SessionCreations } from '../creation/session-creation.js';
+import { type DecideOptions, Decisions, type VisitMarker } from '../decisions/decisions.js';
+import type { Found, Verdict } from '../decisions/verdict.js';
+import { type CountIn, countInMemory } from '../limits/counter.js';
+import { RateLimits } from '../limits/rate-limits.js';
+import { browserCause, ReadBudget } from '../limits/read-budget.js';
+import { createAudit } from '../shared/audit.js';
+import { ERROR_CODE, isUpstreamError, kitError } from '../shared/errors.js';
+import { createLog, type Log } from '../shared/log.js';
+import { sha256Base64Url } from '../shared/sha256.js';
+import { phaseOf } from '../status/phase.js';
+import { createMemoryStatusBus, type StatusBus, type StatusHint } from '../status/status-bus.js';
+import { StatusEvents } from '../status/status-events.js';
+import { isGone, StatusReader } from '../status/status-reader.js';
+import { StatusWatch } from '../status/status-watch.js';
+import { SESSION_ENDED_EVENTS, SubmissionHints } from '../webhooks/submission-hints.js';
+import type { ResolvedOptions } from './options.js';
+import { perProcessParts } from './shared-parts.js';
+
+export type { Found };
+
+/** What the upstream client is made from (the shell adds its own transport's options). */
+export type UpstreamConfig = FetchClientOptions;
+
+/** What a shell brings of its runtime to the engine. */
+export interface ShellParts {
+  connect: (config: UpstreamConfig) => VerifyClient;
+  countIn?: CountIn;
+}
+
+export type Lookup = Found | { owner: Owner; binding: undefined };
+
+/** Everything the routes and the gate share; one per createVerifyKit call. */
+export class KitCore {
+  readonly log: Log;
+  readonly client: VerifyClient;
+  readonly reader: StatusReader;
+  readonly hints: SubmissionHints;
+  readonly watch: StatusWatch;
+  readonly creations = new SessionCreations();
+  readonly qr = new QrImages();
+  readonly bindings: Bindings;
+  readonly events: StatusEvents;
+  readonly decisions: Decisions;
+  readonly audit: ReturnType<typeof createAudit>;
+  readonly limits: RateLimits;
+  readonly sendLink: SendLink;
+  readonly bus: StatusBus;
+  readonly #unsubscribe: () => void;
+  #closed = false;
+  #draining = false;
+  readonly #closers = new Set<() => void>();
+  readonly #warned = new Set<string>();
+
+  /**
+   * `parts`: what the shell brings of its runtime: the upstream client (Express: undici's pool;
+   * elsewhere: fetch) and the counters of the limits (Node: rate-limiter-flexible; default memory).
+   */
+  constructor(
+    readonly options: ResolvedOptions,
+    { connect, countIn = countInMemory }: ShellParts,
+  ) {
+    this.log = createLog(options.logger, options.apiKey);
+    this.client = connect({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.retries === undefined ? {} : { retries: options.retries }),
+      strict: options.strict,
+      allowInsecureHttp: options.allowInsecureHttp,
+      logger: this.log,
+    });
+    this.bindings = new Bindings(options.accountOf, options.bindingStore, this.log);
+    this.events = new StatusEvents(
+      this.bindings,
+      options.onStatusChange,
+      (record, identification) => this.describe(record, identification).phase,
+      this.log,
+    );
+    this.reader = new StatusReader(this.client, options.now, {
+      maxReadsPerSecond: options.maxReadsPerSecond,
+      budget: new ReadBudget(options.readBudget, this.log, countIn),
+      onRead: (id, identification, startedAt) => {
+        this.events.observe(id, identification, startedAt);
+        return this.decisions.record(id, identification.status, startedAt);
+      },
+      onDefinitive: (id) => {
+        this.decisions.invalidate(id).catch(() => undefined); // logged by the store wrapper
+      },
+    });
+    this.decisions = new Decisions(this.reader, this.bindings, options, this.log, options.now);
+    this.bindings.onUnbound = (identificationId) => this.decisions.retire(identificationId);
+    this.audit = createAudit(options.onAudit, this.log, options.now);
+    this.limits = new RateLimits(options.sessionLimit, options.maxLongPolls, this.log, countIn);
+    this.sendLink = new SendLink(
+      options.sendLink,
+      (message) => this.warnOnce(message),
+      (retryAfterSeconds) => {
+        this.log.warn(
+          `sendLink: the hourly budget of ${options.sendLink?.perHour} sends is spent; sends are refused (429) for ${retryAfterSeconds} s`,
+        );
+        this.audit({ type: 'send-link.budget-spent', detail: String(retryAfterSeconds) });
+      },
+      countIn,
+    );
+    this.hints = new SubmissionHints(options.now);
+    this.watch = new StatusWatch(this.reader, options.pollIntervalMs);
+    this.bus = options.statusBus ?? createMemoryStatusBus();
+    this.#unsubscribe = this.bus.subscribe((identificationId, hint) =>
+      this.applyHint(identificationId, hint),
+    );
+    const counted = [options.sessionLimit !== false && options.sessionLimit.redis, options.readBudget.redis];
+    if (countIn === countInMemory && counted.some((redis) => redis !== undefined && redis !== false)) {
+      this.warnOnce(
+        'limits: this server counts in its own memory only; a Redis client given for the limits is not used here (each instance counts alone)',
+      );
+    }
+    const perProcess = perProcessParts(options);
+    if (perProcess.length > 0) {
+      this.warnOnce(
+        `some of the kit's state is shared between instances and some is not: ${perProcess.join(', ')}: each instance keeps its own (share them too, or each counts and hears for one instance alone)`,
+      );
+    }
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** kit.shutdown() began: not ready, answers close their connection. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  startDraining(): void {
+    this.#draining = true;
+  }
+
+  now(): number {
+    return this.options.now();
+  }
+
+  /** A verified webhook (here or on another instance): forget cached reads, wake the long-polls. */
+  applyHint(identificationId: string, hint: StatusHint): void {
+    if (typeof identificationId !== 'string' || identificationId.length === 0) return;
+    if (hint?.documentSubmitted === true) this.hints.note(identificationId);
+    if (typeof hint?.type === 'string' && SESSION_ENDED_EVENTS.includes(hint.type)) {
+      this.hints.noteSessionEnded(identificationId);
+    }
+    this.decisions.onHint(identificationId, hint);
+    this.reader.invalidate(identificationId);
+    this.watch.poke(identificationId);
+  }
+
+  /** How a status reads for people; `pollAfterMs` when the kit holds no long-polls. */
+  describe(
+    ref: { identificationId?: string; expiresAt: string },
+    identification: Identification,
+  ): StatusResponseBody {
+    const id = ref.identificationId ?? identification.id;
+    return {
+      status: identification.status,
+      phase: phaseOf({
+        status: identification.status,
+        expiresAt: ref.expiresAt,
+        documentSubmitted: this.hints.documentSubmitted(identification, id),
+        sessionEnded: this.hints.sessionEnded(id),
+        now: this.now(),
+      }),
+      expiresAt: ref.expiresAt,
+      ...(this.options.longPoll ? {} : { pollAfterMs: this.options.pollIntervalMs }),
+    };
+  }
+
+  /** A verification just created (decision 1): IN_AUTOMATIC_REVIEW, nothing submitted yet; no read. */
+  createdView(binding: VerificationBinding): StatusResponseBody {
+    return this.describe(binding, { id: binding.identificationId, status: 'IN_AUTOMATIC_REVIEW' });
+  }
+
+  /**
+   * The verification this request may use, with its status read now (or within `maxAgeMs`; the
+   * last read when this browser is over its read budget). `binding` undefined: none bound,
+   * (anonymous) not proven by the binding secret, or gone at the service (isGone).
+   */
+  async lookup(req: KitRequest, maxAgeMs = 0, known?: Owner): Promise<Lookup> {
+    const owner = known ?? (await this.bindings.ownerOf(req));
+    const binding = await this.bindings.find(req, owner);
+    if (binding === undefined) return { owner, binding };
+    let identification: Identification;
+    try {
+      identification = await this.reader.read(binding.identificationId, {
+        maxAgeMs,
+        cause: () => browserCause(req, owner),
+        whenRefused: 'last',
+      });
+    } catch (error) {
+      if (isGone(error)) return { owner, binding: undefined };
+      throw error;
+    }
+    return { owner, binding, identification, view: this.describe(binding, identification) };
+  }
+
+  /**
+   * The one decision of a gated request (the gate, statusOf), in one order of steps for every store:
+   * the visit's stored decision, then the binding, then a read (decisions.ts). A verdict at once
+   * when everything answers at once (accountOf, a store of this process: BENCHMARKS.md, "Where the
+   * time goes inside a visit"), else a promise of one. Throws only what is not the service's
+   * (a closed kit, accountOf, a store that fails).
+   */
+  decide(req: KitRequest, options: DecideOptions = {}): Verdict | Promise<Verdict> {
+    this.assertOpen();
+    const owner = this.bindings.ownerNow(req);
+    if (isThenable(owner)) return owner.then((known) => this.#decideFrom(req, known, options));
+    return this.#grantNow(req, owner, options) ?? this.#decideFrom(req, owner, options);
+  }
+
+  /** Inside a visit with a store of this process: the stored APPROVED grants, with no step of waiting. */
+  #grantNow(req: KitRequest, owner: Owner, options: DecideOptions): Verdict | undefined {
+    if (!this.decisions.mayGrantNow(options)) return undefined;
+    const binding = this.bindings.findNow(req, owner);
+    // An anonymous visitor's first approval moves the session (approvedBy): the full path does that.
+    if (binding === undefined || (owner.accountId === undefined && binding.approvedAt === undefined)) {
+      return undefined;
+    }
+    const { identificationId } = binding;
+    if (this.decisions.storedGrantNow(req, owner, identificationId, options) === undefined) return undefined;
+    return {
+      kind: 'granted',
+      reason: 'visit-stored',
+      owner,
+      identificationId,
+      found: this.#found(owner, binding),
+    };
+  }
+
+  async #decideFrom(req: KitRequest, owner: Owner, options: DecideOptions): Promise<Verdict> {
+    // Inside an account's visit with a shared store, the visit's stored decision grants alone (one
+    // store call: Decisions.grantStored has why that is safe); else the same call serves below.
+    const early = this.decisions.prefetch(req, owner, options);
+    if (early !== undefined && !isPerProcessStore(this.bindings.store)) {
+      if ((await this.decisions.grantStored(req, owner, early, options)) !== undefined) {
+        return { kind: 'granted', reason: 'visit-stored', owner, identificationId: early.identificationId };
+      }
+    }
+    const binding = await this.bindings.find(req, owner);
+    if (binding === undefined) return { kind: 'unbound', reason: 'no-binding', owner };
+    let decided: Awaited<ReturnType<Decisions['decide']>>;
+    try {
+      decided = await this.decisions.decide(req, owner, binding.identificationId, options, early);
+    } catch (error) {
+      // Gone at the service (its stored decision invalidated by the reader): no verification.
+      if (isGone(error)) return { kind: 'unbound', reason: 'gone', owner };
+      if (isUpstreamError(error)) return { kind: 'unavailable', reason: error.code, owner, error };
+      throw error;
+    }
+    const found = this.#found(owner, binding, decided.identification);
+    const reason = decided.source === 'read' ? 'read' : 'stored-refusal';
+    if (!isApproved(decided.identification.status)) return { kind: 'refused', reason, owner, found };
+    await this.approvedBy(req, found, 'visit' in decided ? decided.visit : undefined);
+    const identificationId = binding.identificationId;
+    return {
+      kind: 'granted',
+      reason: decided.source === 'read' ? 'read' : 'visit-stored',
+      owner,
+      identificationId,
+      found,
+    };
+  }
+
+  /** A verdict's verification; its view is worked out when asked for (a grant seldom needs it). */
+  #found(
+    owner: Owner,
+    binding: VerificationBinding,
+    identification: Identification = { id: binding.identificationId, status: 'APPROVED' },
+  ): Found {
+    const describe = () => this.describe(binding, identification);
+    return {
+      owner,
+      binding,
+      identification,
+      get view() {
+        return describe();
+      },
+    };
+  }
+
+  /**
+   * A proven request saw its verification approved: the session id moves (anonymous, first time),
+   * then the visit this read started is entered in the session (the moved one).
+   */
+  async approvedBy(req: KitRequest, found: Found, visit?: VisitMarker): Promise<void> {
+    if (isApproved(found.identification.status)) {
+      await this.bindings.approved(req, found.owner, found.binding, this.now());
+      if (visit !== undefined) this.decisions.enter(req, visit);
+    }
+  }
+
+  /** `mountPath`: where the routes answer (the QR image's URL is under it). */
+  async sessionResponse(
+    mountPath: string,
+    binding: VerificationBinding,
+    view: StatusResponseBody,
+    sendLink: readonly SendLinkOffer[] = [],
+  ): Promise<SessionResponseBody> {
+    const token = (await sha256Base64Url(binding.verificationSessionId)).slice(0, 12);
+    return {
+      sessionCode: binding.sessionCode,
+      deepLink: binding.deepLink,
+      qrCodeUrl: `${mountPath}/qr.svg?v=${token}`,
+      // The QR rides in the answer: the widget paints it without a second round trip.
+      qrImage: await this.qr.dataUrl(binding.deepLink),
+      sessionPageLink: binding.sessionPageLink,
+      expiresAt: binding.expiresAt,
+      status: view.status,
+      phase: view.phase,
+      sendLink,
+      ...(view.pollAfterMs === undefined ? {} : { pollAfterMs: view.pollAfterMs }),
+    };
+  }
+
+  /** Called once by close(): pending long-polls answer with what they know. Returns the unregister. */
+  onClose(listener: () => void): () => void {
+    this.#closers.add(listener);
+    return () => {
+      this.#closers.delete(listener);
+    };
+  }
+
+  /** Misconfiguration warnings: once per kit, not once per request (`meta`: the first occurrence's). */
+  warnOnce(message: string, meta?: Record<string, unknown>): void {
+    if (this.#warned.has(message)) return;
+    this.#warned.add(message);
+    this.log.warn(message, meta);
+  }
+
+  /** Logs what an operator should know of a failure; never the key (the logger scrubs it too). */
+  logFailure(error: unknown, where: string): void {
+    if (isUpstreamError(error)) {
+      this.log.error(`${where}: the identity verification service failed`, {
+        code: error.code,
+        upstreamStatus: error.upstreamStatus,
+      });
+    } else if (!isVerifyKitError(error)) {
+      this.log.error(`${where}: unexpected error`, {
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
+    } else if (error.code === ERROR_CODE.SESSION_MIDDLEWARE_MISSING) {
+      this.warnOnce(error.message);
+    } else if (error.code === ERROR_CODE.SESSION_STORE_ERROR) {
+      const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+      this.log.error(`${where}: the session store failed`, { cause });
+    }
+  }
+
+  assertOpen(): void {
+    if (this.#closed) throw kitError(ERROR_CODE.KIT_CLOSED, 'verify-kit is shutting down');
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe();
+    for (const listener of [...this.#closers]) listener();
+    this.#closers.clear();
+    this.watch.close();
+    this.reader.clear();
+    this.hints.clear();
+    await this.client.close();
+    // `store` is the kit's: it closes what it opened (a connection from `url`, its subscriber), not your client.
+    await this.options.store?.close();
+  }
+}
