@@ -7,7 +7,7 @@ export { isVerifyKitError, VerifyKitError } from '@verify-kit/protocol/errors';
 export type { GateRules } from './answers/gate-rules.js';
 export type { StatusOfOptions, StatusOfResult } from './answers/status-of.js';
 export type { GateResult } from './fetch/gate.js';
-export type { FetchWebhookVerifierInput, VerifyKit, VerifyKitOptions } from './fetch/kit.js';
+export type { FetchWebhookVerifierInput, KitRuntime, VerifyKit, VerifyKitOptions } from './fetch/kit.js';
 export { createVerifyKit } from './fetch/kit.js';
 export type { RequestContext } from './fetch/kit-request.js';
 export type { FetchOptions } from './fetch/options.js';

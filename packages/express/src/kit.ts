@@ -10,6 +10,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 
 export type { StatusOfOptions, StatusOfResult };
 
+import { countInNode } from '@verify-kit/core/internal/redis/counters';
 import { KitCore } from '@verify-kit/core/internal/wiring/core';
 import { type KitHealth, readHealth } from '@verify-kit/core/internal/wiring/health';
 import { resolveOptions } from '@verify-kit/core/internal/wiring/options';
@@ -18,7 +19,6 @@ import { createGate, type RequireApprovedOptions } from './http/gate.js';
 import { createRouter } from './http/router.js';
 import type { Dispatcher, VerifyKitOptions } from './options.js';
 import type { Phase } from './protocol.js';
-import { countInNode } from './wiring/counters.js';
 import { parseShutdownOptions, type ShutdownOptions, shutdown } from './wiring/shutdown.js';
 
 /** An account's verification, read now: for jobs, webhooks of your own, admin pages. */

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { REDIS_COMMAND_TIMEOUT_MS } from '@verify-kit/core/internal/redis/redis-client';
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
 import {
   capturingLogger,
@@ -13,7 +14,6 @@ import {
 } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionResponseBody } from '../src/index.js';
-import { REDIS_COMMAND_TIMEOUT_MS } from '../src/redis/redis-client.js';
 import { createRedisBindingStore, type RedisBindingStore } from '../src/redis.js';
 import { signedInUser, startApp, type TestApp } from './support/app.js';
 import { verifyIn } from './support/fixtures.js';

@@ -1,6 +1,7 @@
 import { createFetchClient } from '@verify-kit/client/fetch';
 import type { GateRules } from '../answers/gate-rules.js';
 import { forget, type StatusOfOptions, type StatusOfResult, statusOf } from '../answers/status-of.js';
+import type { CountIn } from '../limits/counter.js';
 import { KitCore } from '../wiring/core.js';
 import { type KitHealth, readHealth } from '../wiring/health.js';
 import { type VerifyKitOptions as EngineOptions, resolveOptions } from '../wiring/options.js';
@@ -42,13 +43,28 @@ export interface VerifyKit {
 }
 
 /**
+ * What a shell on a particular runtime brings (Node: `countInNode` from `@verify-kit/core/redis`,
+ * rate-limiter-flexible's counters, in memory or shared through the store's Redis). Default: a
+ * fixed-window count in this process's memory.
+ */
+export interface KitRuntime {
+  countIn?: CountIn;
+}
+
+/**
  * The kit on any server that speaks the Fetch standard (Request in, Response out): Hono, Next.js,
  * Bun, Deno, Workers, or Node through a bridge. Options are checked once, here.
  */
-export function createVerifyKit<Req = Request>(options: VerifyKitOptions<Req>): VerifyKit {
+export function createVerifyKit<Req = Request>(
+  options: VerifyKitOptions<Req>,
+  runtime: KitRuntime = {},
+): VerifyKit {
   const { basePath, secret, ...engine } = options;
   const fetchOptions = parseFetchOptions({ basePath, secret });
-  const core = new KitCore(resolveOptions(engine), { connect: createFetchClient });
+  const core = new KitCore(resolveOptions(engine), {
+    connect: createFetchClient,
+    ...(runtime.countIn === undefined ? {} : { countIn: runtime.countIn }),
+  });
   const handle = createHandler(core, fetchOptions);
   const gate = createGate(core, fetchOptions);
 

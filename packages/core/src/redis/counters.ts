@@ -1,6 +1,6 @@
-import type { Counter, CounterOptions, CountIn } from '@verify-kit/core/internal/limits/counter';
-import type { LimitRedisClient } from '@verify-kit/core/internal/limits/rate-limits';
 import { RateLimiterMemory, RateLimiterRedis, RLWrapperTimeouts } from 'rate-limiter-flexible';
+import type { Counter, CounterOptions, CountIn } from '../limits/counter.js';
+import type { LimitRedisClient } from '../limits/rate-limits.js';
 
 /** A Redis count that takes longer than this is counted in this process instead. */
 const REDIS_TIMEOUT_MS = 2000;

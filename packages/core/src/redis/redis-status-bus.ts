@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import type { StatusBus, StatusHint, StatusListener } from '@verify-kit/core/internal/status/status-bus';
-import type { ReplayStore } from '@verify-kit/core/internal/webhooks/replay-store';
+import type { StatusBus, StatusHint, StatusListener } from '../status/status-bus.js';
+import type { ReplayStore } from '../webhooks/replay-store.js';
 import {
   commandRunner,
   invalidOptions,
@@ -104,7 +103,7 @@ export function createRedisStatusBus(options: RedisStatusBusOptions): RedisStatu
   }
   const connection = openConnection(factory, options);
   const { client, log } = connection;
-  const origin = randomUUID();
+  const origin = crypto.randomUUID();
   const listeners = new Set<StatusListener>();
   let closed = false;
   let publishFailing = false;

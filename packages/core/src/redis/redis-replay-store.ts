@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { ReplayStore } from '@verify-kit/core/internal/webhooks/replay-store';
+import { sha256Base64Url } from '../shared/sha256.js';
+import type { ReplayStore } from '../webhooks/replay-store.js';
 import { commandRunner, invalidOptions, type RedisClientLike } from './redis-client.js';
 
 export interface RedisReplayStoreOptions {
@@ -34,7 +34,7 @@ export function createRedisReplayStore(
   return {
     async claim(id, ttlSeconds) {
       // Hashed: a custom verifier's ids may be long; the key stays short and printable.
-      const key = prefix + createHash('sha256').update(id).digest('base64url');
+      const key = prefix + (await sha256Base64Url(id));
       const ttl = String(Math.max(1, Math.ceil(ttlSeconds)));
       // Not repeated: after a lost answer a second SET NX would take the id for a replay.
       const reply = await command(['SET', key, '1', 'NX', 'EX', ttl], { repeatable: false });

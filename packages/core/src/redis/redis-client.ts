@@ -1,8 +1,8 @@
-import { ERROR_CODES, VerifyKitError } from '@verify-kit/client';
-import type { Logger } from '@verify-kit/core/internal/shared/log';
-import { createLog, type Log } from '@verify-kit/core/internal/shared/log';
-import { withTimeout as withDeadline } from '@verify-kit/core/internal/shared/with-timeout';
+import { ERROR_CODES, VerifyKitError } from '@verify-kit/client/fetch';
 import { createClient } from 'redis';
+import type { Logger } from '../shared/log.js';
+import { createLog, type Log } from '../shared/log.js';
+import { withTimeout as withDeadline } from '../shared/with-timeout.js';
 
 /**
  * What verify-kit uses of a node-redis (v6) client: `createClient()` from `redis` fits, whatever

@@ -1,6 +1,6 @@
-import type { Retention } from '@verify-kit/core/internal/bindings/retention';
-import type { LimitRedisClient } from '@verify-kit/core/internal/limits/rate-limits';
-import type { ReplayStore } from '@verify-kit/core/internal/webhooks/replay-store';
+import type { Retention } from '../bindings/retention.js';
+import type { LimitRedisClient } from '../limits/rate-limits.js';
+import type { ReplayStore } from '../webhooks/replay-store.js';
 import {
   createRedisBindingStore,
   DEFAULT_BINDING_PREFIX,

@@ -1,17 +1,17 @@
-import { parseBinding } from '@verify-kit/core/internal/bindings/binding';
+import { parseBinding } from '../bindings/binding.js';
 import {
   type BindingStore,
   type RecordStore,
   type StatusRecord,
   type StoredDecision,
   withFlatMethods,
-} from '@verify-kit/core/internal/bindings/binding-store';
+} from '../bindings/binding-store.js';
 import {
   bindingExpiresAt,
   type Retention,
   resolveRetention,
   statusRecordExpiresAt,
-} from '@verify-kit/core/internal/bindings/retention';
+} from '../bindings/retention.js';
 import {
   commandRunner,
   invalidOptions,
