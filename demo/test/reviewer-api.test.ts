@@ -1,5 +1,5 @@
 import { createSandboxControl, type SandboxControl } from '@verify-kit/sandbox/control';
-import { Browser } from '@verify-kit/testkit';
+import { Browser, until } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningDemo } from '../src/start-demo.js';
 import { startStandInDemo } from './support/stand-in-demo.js';
@@ -72,7 +72,8 @@ describe('POST /api/demo/review', () => {
 
     const approved = await review(ada.browser, { decision: 'APPROVED' });
     expect([approved.status, approved.json.status]).toEqual([200, 'APPROVED']);
-    expect((await ada.browser.get('/api/demo/account')).status).toBe(200);
+    // The kit hears of the decision by the service's webhook, moments after the reviewer's call.
+    await until(async () => (await ada.browser.get('/api/demo/account')).status === 200, 'the account opens');
     // Grace's verification is untouched, and hers is decided by her own reviewer's call.
     expect(await control.readStatus(grace.identificationId)).toBe('IN_MANUAL_REVIEW');
     const resubmit = await review(grace.browser, { decision: 'RESUBMISSION_REQUIRED' });

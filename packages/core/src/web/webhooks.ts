@@ -45,6 +45,25 @@ function comparisonKeyOnce(): Promise<SubtleKey> {
   return comparisonKey;
 }
 
+// Imported keys, by secret: a delivery costs its HMACs, not an import. Bounded, for tests that make many.
+const KEY_CACHE_LIMIT = 16;
+const hmacKeys = new Map<string, Promise<SubtleKey>>();
+
+/** The secret's HMAC key; throws INVALID_OPTIONS for a malformed secret (never echoing it). */
+function hmacKeyOf(secret: string): Promise<SubtleKey> {
+  let key = hmacKeys.get(secret);
+  if (key === undefined) {
+    const bytes = webhookSecretKey(secret);
+    if (bytes === undefined) {
+      throw new VerifyKitError('INVALID_OPTIONS', `webhook secret ${webhookSecretProblem(secret)}`);
+    }
+    if (hmacKeys.size >= KEY_CACHE_LIMIT) hmacKeys.delete(hmacKeys.keys().next().value as string);
+    key = crypto.subtle.importKey('raw', bytes, HMAC, false, ['sign']);
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
+
 /**
  * Resolves `{ id, timestamp }` of a webhook signed by one of the secrets; rejects with a VerifyKitError
  * WEBHOOK_HEADERS_MISSING | WEBHOOK_TIMESTAMP_STALE | WEBHOOK_SIGNATURE_INVALID, or INVALID_OPTIONS for
@@ -55,13 +74,7 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<Verified
   if (secrets.length === 0) {
     throw new VerifyKitError('INVALID_OPTIONS', 'at least one webhook secret is required');
   }
-  const keyBytes = secrets.map((secret) => {
-    const key = webhookSecretKey(secret);
-    if (key === undefined) {
-      throw new VerifyKitError('INVALID_OPTIONS', `webhook secret ${webhookSecretProblem(secret)}`);
-    }
-    return key;
-  });
+  const keys = secrets.map(hmacKeyOf);
 
   const idHeader = input.headers.get('webhook-id')?.trim();
   const { id, timestamp, signatures } = webhookEnvelope(
@@ -80,8 +93,8 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<Verified
   if (candidates.length > 0) {
     const signed = signedContent(id, timestamp, input.body);
     const compare = await comparisonKeyOnce();
-    for (const bytes of keyBytes) {
-      const key = await crypto.subtle.importKey('raw', bytes, HMAC, false, ['sign']);
+    for (const pending of keys) {
+      const key = await pending;
       const expected = await crypto.subtle.sign('HMAC', key, signed);
       const expectedTag = await crypto.subtle.sign('HMAC', compare, expected);
       for (const candidate of candidates) {
