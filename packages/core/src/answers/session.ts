@@ -127,7 +127,7 @@ async function create(
   await core.events.created(owner, binding, 'IN_AUTOMATIC_REVIEW', core.now());
   core.reader.remember({ id: binding.identificationId, status: 'IN_AUTOMATIC_REVIEW' });
   // A new verification gets a new session id (anonymous): whoever knew the old one holds nothing.
-  await core.bindings.bind(req, owner, binding);
+  await core.bind(req, owner, binding);
   core.audit({ type: 'session.created', ...owner, identificationId: binding.identificationId });
   core.log.debug('verification session created', { identificationId: binding.identificationId });
   return binding;

@@ -60,7 +60,7 @@ export async function statusOf(
 export async function forget(core: KitCore, req: KitRequest): Promise<void> {
   core.assertOpen();
   const owner = await core.bindings.ownerOf(req);
-  const forgotten = await core.bindings.forget(req, owner);
+  const forgotten = await core.unbind(req, owner);
   await core.decisions.forget(req, forgotten?.identificationId);
   if (forgotten !== undefined) {
     core.audit({ type: 'binding.forgotten', ...owner, identificationId: forgotten.identificationId });

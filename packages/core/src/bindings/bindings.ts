@@ -1,5 +1,5 @@
 import { ERROR_CODE, kitError } from '../shared/errors.js';
-import { identificationKey, sameIdentification } from '../shared/identification-key.js';
+import { identificationKey } from '../shared/identification-key.js';
 import type { Log } from '../shared/log.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import type { VerificationBinding } from './binding.js';
@@ -27,12 +27,6 @@ const STORE_TIMEOUT_MS = 2000;
  * account: a planted session must not verify somebody else's account.
  */
 export class Bindings {
-  /**
-   * An identification is about to stop being bound (replaced by bind(), forgotten): its stored
-   * decision is retired (Decisions.retire), since inside a visit it stands in for the binding.
-   */
-  onUnbound: (identificationId: string) => Promise<void> = async () => {};
-
   constructor(
     private readonly accountOf: AccountOf | undefined,
     readonly store: RecordStore,
@@ -89,28 +83,25 @@ export class Bindings {
     return req?.visitor.binding();
   }
 
-  /**
-   * Binds a new verification: to the account, or to a new session id with a new secret cookie. The
-   * verification it replaces loses its status record at once: no event tells it to anybody after.
-   */
-  async bind(req: KitRequest, owner: Owner, binding: VerificationBinding): Promise<void> {
+  /** The binding this owner holds, proven or not: the account's, or the one this browser keeps. */
+  async held(req: KitRequest, owner: Owner): Promise<VerificationBinding | undefined> {
     const { accountId } = owner;
-    const previous =
-      accountId !== undefined
-        ? await this.stored(() => this.store.bindings.get(accountId))
-        : req.visitor.heldBinding();
-    const replaced =
-      previous !== undefined && !sameIdentification(previous.identificationId, binding.identificationId)
-        ? previous
-        : undefined;
-    // Before the binding moves: a failure leaves the old binding, never its decision without it.
-    if (replaced !== undefined) await this.onUnbound(replaced.identificationId);
-    if (accountId !== undefined) {
-      await this.stored(() => this.store.bindings.set(accountId, binding));
-    } else {
-      await req.visitor.bind(binding);
-    }
-    if (replaced !== undefined) await this.dropStatus(replaced.identificationId);
+    if (accountId !== undefined) return this.stored(() => this.store.bindings.get(accountId));
+    return req.visitor.heldBinding();
+  }
+
+  /** Binds `binding` to the account, or to this browser under a new session id with a new proof. */
+  async set(req: KitRequest, owner: Owner, binding: VerificationBinding): Promise<void> {
+    const { accountId } = owner;
+    if (accountId !== undefined) await this.stored(() => this.store.bindings.set(accountId, binding));
+    else await req.visitor.bind(binding);
+  }
+
+  /** Removes the owner's binding (the account's, or this browser's with its proof). */
+  async remove(req: KitRequest, owner: Owner): Promise<void> {
+    const { accountId } = owner;
+    if (accountId !== undefined) await this.stored(() => this.store.bindings.delete(accountId));
+    else await req.visitor.forget();
   }
 
   /** The identification's status record goes: it is bound to nobody any more. */
@@ -126,18 +117,6 @@ export class Bindings {
   async approved(req: KitRequest, owner: Owner, binding: VerificationBinding, at: number): Promise<void> {
     if (owner.accountId !== undefined || binding.approvedAt !== undefined) return;
     await req.visitor.approve(binding, new Date(at).toISOString());
-  }
-
-  /** Unbinds the owner's verification; answers the binding that was removed. */
-  async forget(req: KitRequest, owner: Owner): Promise<VerificationBinding | undefined> {
-    const binding = await this.find(req, owner);
-    // Before the binding goes, as in bind().
-    if (binding !== undefined) await this.onUnbound(binding.identificationId);
-    const { accountId } = owner;
-    if (accountId !== undefined) await this.stored(() => this.store.bindings.delete(accountId));
-    else await req.visitor.forget();
-    if (binding !== undefined) await this.dropStatus(binding.identificationId);
-    return binding;
   }
 
   /**

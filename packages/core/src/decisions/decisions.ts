@@ -50,8 +50,18 @@ export interface Prefetched {
 
 export interface DecideOptions {
   freshness?: Freshness;
-  /** 'every-request': reuse a read younger than this; 'visit': the stored decision's age before a re-read. */
+  /** maxAgeFor() says what it means in each freshness. */
   maxAgeMs?: number;
+}
+
+/**
+ * `maxAgeMs` (the kit's option, a gate's, statusOf's), one meaning per freshness, here alone:
+ * - 'visit': how old the visit's stored decision may grow before it is re-read in the background
+ *   while it is served (default the kit's maxAgeMs; at most staleIfErrorMs);
+ * - 'every-request': how old a read may be and still be reused instead of a new one (default 0).
+ */
+export function maxAgeFor(freshness: Freshness, given: number | undefined, kit: DecisionSettings): number {
+  return given ?? (freshness === 'visit' ? kit.maxAgeMs : 0);
 }
 
 /** A background re-read of one identification is tried at most this often (an outage is not hammered). */
@@ -95,7 +105,7 @@ export class Decisions {
     const budget = { cause, whenRefused: 'refusal' } as const;
     if (freshness === 'every-request') {
       const identification = await this.reader.read(identificationId, {
-        maxAgeMs: options.maxAgeMs ?? 0,
+        reuseWithinMs: maxAgeFor(freshness, options.maxAgeMs, this.settings),
         ...budget,
       });
       return { identification, source: 'read' } satisfies Decided;
@@ -220,11 +230,11 @@ export class Decisions {
   }
 
   /**
-   * How old a stored decision may be before it is re-read: maxAgeMs (the gate's or the kit's), or
-   * sooner for a grant that overrode a verified refusal (record()).
+   * How old a stored decision may be before it is re-read: maxAgeFor('visit'), or sooner for a
+   * grant that overrode a verified refusal (record()).
    */
   #maxAgeOf(stored: StoredDecision, options: DecideOptions): number {
-    const maxAgeMs = options.maxAgeMs ?? this.settings.maxAgeMs;
+    const maxAgeMs = maxAgeFor('visit', options.maxAgeMs, this.settings);
     return stored.reReadAfterMs === undefined ? maxAgeMs : Math.min(maxAgeMs, stored.reReadAfterMs);
   }
 

@@ -12,7 +12,7 @@ import { BoundedMap } from '../shared/lru.js';
 
 export interface ReadOptions {
   /** Reuse a read younger than this (ms). 0: a new upstream read (joined if one is in flight). */
-  maxAgeMs?: number;
+  reuseWithinMs?: number;
   /** Who asks (the read budget): a browser's request, or the kit's own work (default). */
   cause?: ReadCause | (() => ReadCause);
   /**
@@ -97,12 +97,12 @@ export class StatusReader {
 
   read(
     identificationId: string,
-    { maxAgeMs = 0, cause = KIT_READ, whenRefused = 'throw' }: ReadOptions = {},
+    { reuseWithinMs = 0, cause = KIT_READ, whenRefused = 'throw' }: ReadOptions = {},
   ): Promise<Identification> {
     const key = identificationKey(identificationId);
     // Under pressure (a flood of gated requests for one person) a read under a second old is as
     // good; a webhook's invalidate() outdates it, so a change is never hidden behind it.
-    const allowedAge = this.#underPressure(key) ? Math.max(maxAgeMs, PRESSURE_WINDOW_MS) : maxAgeMs;
+    const allowedAge = this.#underPressure(key) ? Math.max(reuseWithinMs, PRESSURE_WINDOW_MS) : reuseWithinMs;
     if (allowedAge > 0) {
       const latest = this.#latest.get(key);
       if (latest !== undefined && !latest.outdated && this.now() - latest.readAt < allowedAge)

@@ -20,6 +20,7 @@ import { RateLimits } from '../limits/rate-limits.js';
 import { browserCause, ReadBudget } from '../limits/read-budget.js';
 import { createAudit } from '../shared/audit.js';
 import { ERROR_CODE, isUpstreamError, kitError } from '../shared/errors.js';
+import { sameIdentification } from '../shared/identification-key.js';
 import { createLog, type Log } from '../shared/log.js';
 import { sha256Base64Url } from '../shared/sha256.js';
 import { phaseOf } from '../status/phase.js';
@@ -103,7 +104,6 @@ export class KitCore {
       },
     });
     this.decisions = new Decisions(this.reader, this.bindings, options, this.log, options.now);
-    this.bindings.onUnbound = (identificationId) => this.decisions.retire(identificationId);
     this.audit = createAudit(options.onAudit, this.log, options.now);
     this.limits = new RateLimits(options.sessionLimit, options.maxLongPolls, this.log, countIn);
     this.sendLink = new SendLink(
@@ -192,18 +192,18 @@ export class KitCore {
   }
 
   /**
-   * The verification this request may use, with its status read now (or within `maxAgeMs`; the
+   * The verification this request may use, with its status read now (or within `reuseWithinMs`; the
    * last read when this browser is over its read budget). `binding` undefined: none bound,
    * (anonymous) not proven by the binding secret, or gone at the service (isGone).
    */
-  async lookup(req: KitRequest, maxAgeMs = 0, known?: Owner): Promise<Lookup> {
+  async lookup(req: KitRequest, reuseWithinMs = 0, known?: Owner): Promise<Lookup> {
     const owner = known ?? (await this.bindings.ownerOf(req));
     const binding = await this.bindings.find(req, owner);
     if (binding === undefined) return { owner, binding };
     let identification: Identification;
     try {
       identification = await this.reader.read(binding.identificationId, {
-        maxAgeMs,
+        reuseWithinMs,
         cause: () => browserCause(req, owner),
         whenRefused: 'last',
       });
@@ -296,6 +296,32 @@ export class KitCore {
         return describe();
       },
     };
+  }
+
+  /**
+   * Binds a new verification to the owner. The one it replaces is retired first (its stored decision
+   * never grants again: inside a visit it stands in for the binding), and loses its status record
+   * once the new binding holds: no event tells it to anybody after. A failure midway leaves the old
+   * binding, never its decision without it.
+   */
+  async bind(req: KitRequest, owner: Owner, binding: VerificationBinding): Promise<void> {
+    const previous = await this.bindings.held(req, owner);
+    const replaced =
+      previous !== undefined && !sameIdentification(previous.identificationId, binding.identificationId)
+        ? previous
+        : undefined;
+    if (replaced !== undefined) await this.decisions.retire(replaced.identificationId);
+    await this.bindings.set(req, owner, binding);
+    if (replaced !== undefined) await this.bindings.dropStatus(replaced.identificationId);
+  }
+
+  /** Unbinds the owner's verification, in bind()'s order; answers the binding that was removed. */
+  async unbind(req: KitRequest, owner: Owner): Promise<VerificationBinding | undefined> {
+    const binding = await this.bindings.find(req, owner);
+    if (binding !== undefined) await this.decisions.retire(binding.identificationId);
+    await this.bindings.remove(req, owner);
+    if (binding !== undefined) await this.bindings.dropStatus(binding.identificationId);
+    return binding;
   }
 
   /**
