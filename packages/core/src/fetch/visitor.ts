@@ -45,6 +45,12 @@ export class SealedVisitor implements Visitor {
   #state: Sealed;
   #binding: VerificationBinding | undefined;
   #changed = false;
+  /**
+   * A visitor without a session id counts as this request's own, as express-session gives each new
+   * browser its own id: two new visitors never share one key (one would be told 409 by the other's
+   * creation, and they would share one read budget).
+   */
+  #newKey: string | undefined;
 
   private constructor(
     private readonly bindings: Bindings,
@@ -66,8 +72,10 @@ export class SealedVisitor implements Visitor {
     return new SealedVisitor(bindings, state, binding);
   }
 
-  get sessionKey(): string | undefined {
-    return this.#state.s;
+  get sessionKey(): string {
+    if (this.#state.s !== undefined) return this.#state.s;
+    this.#newKey ??= randomId();
+    return this.#newKey;
   }
 
   binding(): VerificationBinding | undefined {
