@@ -309,7 +309,7 @@ describe('createVerifyKit checks basePath and secret', () => {
     [
       'a 10-character secret',
       { basePath: '/identity', secret: 'ten-chars!' },
-      'secret must be a string of at least 32 characters (got 10 characters)',
+      'createVerifyKit: secret must be a string of at least 32 characters (got 10 characters)',
     ],
   ])('%s → INVALID_OPTIONS', (_name, options, message) => {
     let thrown: unknown;

@@ -34,6 +34,11 @@ export function parseFetchOptions(input: { basePath?: unknown; secret?: unknown 
       'createVerifyKit: secret is required (it seals the anonymous visitor’s cookie): at least 32 random characters, e.g. process.env.VERIFY_KIT_SECRET',
     );
   }
-  cookieSecrets(input.secret as CookieSecret);
+  try {
+    cookieSecrets(input.secret as CookieSecret);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new VerifyKitError('INVALID_OPTIONS', `createVerifyKit: ${message}`);
+  }
   return { basePath: basePath.data === '/' ? '' : basePath.data, secret: input.secret as CookieSecret };
 }
