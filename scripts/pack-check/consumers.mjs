@@ -1,7 +1,8 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkNeutralBundle } from '../../packages/core/scripts/neutral-bundle.mjs';
 import { run, start } from './exec.mjs';
-import { probeExpressExample } from './probe.mjs';
+import { probeExpressExample, probeHonoExample } from './probe.mjs';
 
 const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
 
@@ -75,6 +76,52 @@ export async function checkServer(root, dir, tarballs) {
     });
     try {
       return await probeExpressExample(app.match[1]);
+    } finally {
+      app.stop();
+    }
+  } finally {
+    sandbox.stop();
+  }
+}
+
+/**
+ * hono + @hono/node-server + @verify-kit/hono (and the sandbox to run against): the Hono README's
+ * example, compiled strictly and run; the installed main entry bundled for a neutral platform.
+ */
+export async function checkHono(root, dir, tarballs) {
+  const deps = { ...tarballs };
+  for (const name of ['hono', '@hono/node-server', '@types/node']) {
+    deps[name] = (await catalogVersion(root, name)).replace(/^\^/, '');
+  }
+  await project(dir, 'hono-server', deps, {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    types: ['node'],
+    outDir: 'out',
+  });
+  await copyFile(join(root, 'examples/hono/server.ts'), join(dir, 'server.ts'));
+  await typecheck(root, dir);
+  const neutral = await checkNeutralBundle(join(dir, 'node_modules/@verify-kit/hono/dist/index.js'));
+  if (neutral.offences.length > 0) {
+    const found = neutral.offences.map(({ path, importer }) => `${path} (imported by ${importer})`);
+    throw new Error(`@verify-kit/hono's published entry imports what Workers lack: ${found.join(', ')}`);
+  }
+  const sandbox = await startSandbox(dir);
+  try {
+    const app = await start('node', ['out/server.js'], {
+      cwd: dir,
+      ready: /listening on (http:\/\/\S+)/,
+      env: {
+        IDV_BASE_URL: sandbox.url,
+        IDV_API_KEY: sandbox.apiKey,
+        VERIFY_KIT_SECRET: 'pack-check-secret-of-32-characters-or-more',
+        PORT: '0',
+      },
+    });
+    try {
+      const { phase } = await probeHonoExample(app.match[1]);
+      return { phase, modules: neutral.inputs };
     } finally {
       app.stop();
     }

@@ -49,3 +49,45 @@ export async function probeExpressExample(url) {
   assert.equal(stillGated.status, 403, `GET /api/me before approval: ${stillGated.status}`);
   return body;
 }
+
+/**
+ * What a visitor of the Hono example sees, over real HTTP: before any verification, /account is a
+ * redirect to /verify for a page and 403 JSON for fetch; a session started through `kit.router`
+ * against the sandbox sets the sealed visitor cookie, and its status reads with it. Resolves with the
+ * status body and the Cookie header to go on with.
+ */
+export async function probeHonoExample(url) {
+  const page = await navigate(`${url}/account`);
+  assert.equal(page.status, 303, `GET /account (a page) without a verification: ${page.status}`);
+  assert.equal(page.headers.get('location'), '/verify?returnTo=%2Faccount');
+
+  const api = await fetch(`${url}/account`);
+  assert.equal(api.status, 403, `GET /account (fetch) without a verification: ${api.status}`);
+  assert.equal((await api.json()).error.code, 'NOT_APPROVED');
+
+  const created = await fetch(`${url}/identity/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+    body: '{}',
+  });
+  assert.equal(
+    created.status,
+    201,
+    `POST /identity/session: ${created.status} ${await created.clone().text()}`,
+  );
+  const cookies = created.headers.getSetCookie().map((c) => c.split(';')[0]);
+  assert.deepEqual(
+    cookies.map((c) => c.split('=')[0]),
+    ['vk_visitor'],
+  );
+  const cookie = cookies.join('; ');
+  const status = await fetch(`${url}/identity/status`, { headers: { cookie } });
+  assert.equal(status.status, 200, `GET /identity/status: ${status.status}`);
+  const body = await status.json();
+  assert.equal(body.phase, 'awaiting_user');
+
+  const stillGated = await fetch(`${url}/account`, { headers: { cookie } });
+  assert.equal(stillGated.status, 403, `GET /account before approval: ${stillGated.status}`);
+  const { sessionCode } = await created.json();
+  return { ...body, sessionCode, cookie };
+}

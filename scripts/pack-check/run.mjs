@@ -2,13 +2,13 @@
 // would serve it. Packs every package, lints the tarball (publint, Are the Types Wrong?, and its
 // packed package.json: ranges, not exact versions, in dependencies and peerDependencies), then
 // installs the tarballs with npm into two projects outside the workspace — a frontend with the
-// widget alone and a server with express + client + sandbox — type-checks them strictly with
-// skipLibCheck false, and runs the server example against the sandbox. Any failure exits 1.
+// widget alone, a server with express + client + sandbox, and a Hono server — type-checks them strictly
+// with skipLibCheck false, and runs the server examples against the sandbox. Any failure exits 1.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkFrontend, checkServer } from './consumers.mjs';
+import { checkFrontend, checkHono, checkServer } from './consumers.mjs';
 import {
   attw,
   exactVersions,
@@ -66,6 +66,19 @@ async function main() {
       '@verify-kit/protocol': spec('protocol'),
     });
     log(`  the example gated a visitor without a verification, then started one: ${status.phase}`);
+    log(
+      'hono project (hono + @hono/node-server + core + client + sandbox): npm install, tsc, neutral bundle, run',
+    );
+    const hono = await checkHono(root, join(work, 'hono'), {
+      '@verify-kit/hono': spec('hono'),
+      '@verify-kit/core': spec('core'),
+      '@verify-kit/client': spec('client'),
+      '@verify-kit/sandbox': spec('sandbox'),
+      '@verify-kit/protocol': spec('protocol'),
+    });
+    log(
+      `  the installed main entry bundles neutral (${hono.modules} modules); the example gated a visitor, then started one: ${hono.phase}`,
+    );
     log(`pack check passed in ${elapsed()}`);
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -1,0 +1,64 @@
+import type { Context } from 'hono';
+import { getRuntimeKey } from 'hono/adapter';
+
+/** Reads the client's address of a request; undefined when it cannot tell. */
+export type ClientAddressOf<C extends Context = Context> = (c: C) => string | undefined;
+
+/** What each runtime's adapter gives the app as `c.env` (the parts read here). */
+interface NodeBindings {
+  incoming?: { socket?: { remoteAddress?: string } };
+}
+interface BunServer {
+  requestIP?(request: Request): { address?: string } | null;
+}
+interface DenoServeInfo {
+  remoteAddr?: { hostname?: string };
+}
+
+const bindingsOf = (c: Context): Record<string, unknown> | undefined =>
+  typeof c.env === 'object' && c.env !== null ? (c.env as Record<string, unknown>) : undefined;
+
+/**
+ * @hono/node-server: the socket's remote address (its documented `HttpBindings`, `c.env.incoming`,
+ * as `@hono/node-server/conninfo` reads it), never a header.
+ */
+export const nodeClientAddress: ClientAddressOf = (c) => {
+  const env = bindingsOf(c);
+  const bindings = (env?.server ?? env) as NodeBindings | undefined;
+  return bindings?.incoming?.socket?.remoteAddress;
+};
+
+/** Bun.serve: `server.requestIP(request)` (the server is the fetch handler's second argument). */
+export const bunClientAddress: ClientAddressOf = (c) => {
+  const env = bindingsOf(c);
+  const server = (env !== undefined && 'server' in env ? env.server : env) as BunServer | undefined;
+  return typeof server?.requestIP === 'function'
+    ? (server.requestIP(c.req.raw)?.address ?? undefined)
+    : undefined;
+};
+
+/** Deno.serve: the handler's info, `remoteAddr.hostname`. */
+export const denoClientAddress: ClientAddressOf = (c) =>
+  (bindingsOf(c) as DenoServeInfo | undefined)?.remoteAddr?.hostname;
+
+/**
+ * Cloudflare Workers: `cf-connecting-ip`, which Cloudflare sets on every request (read only on
+ * Workers: anywhere else a client could send it).
+ */
+export const cloudflareClientAddress: ClientAddressOf = (c) => c.req.header('cf-connecting-ip');
+
+/** The reader of the runtime this code runs on (Hono's own detection), or undefined for one it does not know. */
+export function runtimeClientAddress(runtime = getRuntimeKey()): ClientAddressOf | undefined {
+  switch (runtime) {
+    case 'node':
+      return nodeClientAddress;
+    case 'bun':
+      return bunClientAddress;
+    case 'deno':
+      return denoClientAddress;
+    case 'workerd':
+      return cloudflareClientAddress;
+    default:
+      return undefined;
+  }
+}

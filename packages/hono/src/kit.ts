@@ -1,0 +1,152 @@
+import {
+  type VerifyKitOptions as CoreOptions,
+  createVerifyKit as createCoreKit,
+  type GateRules,
+  type KitHealth,
+  type KitRuntime,
+  type RequestContext,
+  type StatusOfOptions,
+  type StatusOfResult,
+} from '@verify-kit/core';
+import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
+import { basePath as mountOf } from 'hono/route';
+import { type ClientAddressOf, runtimeClientAddress } from './client-address.js';
+
+/** Where `kit.router` answers unless `basePath` says otherwise: `app.route('/identity', kit.router)`. */
+export const DEFAULT_BASE_PATH = '/identity';
+
+/**
+ * The kit's options on Hono: core's (the Express kit's, plus `secret`), with Hono's `Context` as what
+ * `accountOf`, `sessionOptions` and send-link's hooks are given.
+ */
+export type VerifyKitOptions<E extends Env = Env> = Omit<CoreOptions<Context<E>>, 'basePath'> & {
+  /**
+   * Where the app mounts `kit.router`: `app.route(basePath, kit.router)`; default `/identity`. A
+   * router mounted anywhere else answers 500 and says so in the log, never a silent 404.
+   */
+  basePath?: string;
+  /**
+   * The client's address for the limits. Default: the runtime's own connection info (Node through
+   * @hono/node-server's socket, Bun's `requestIP`, Deno's `remoteAddr`, `cf-connecting-ip` on
+   * Workers). Behind a proxy, read the header it sets, e.g. `(c) => c.req.header('x-real-ip')`.
+   * Without an address every client counts in one shared bucket: never no limit.
+   */
+  clientAddress?: ClientAddressOf<Context<E>>;
+};
+
+export interface VerifyKit<E extends Env = Env> {
+  /** A Hono app answering the widget protocol and the webhook: `app.route(basePath, kit.router)`. */
+  readonly router: Hono<E>;
+  /** The gate as middleware: the handler after it runs only for an approved verification. Never reads the body. */
+  requireApproved(rules?: GateRules): MiddlewareHandler<E>;
+  /** This request's status, for custom logic; the visitor's cookie goes on the response. Throws on an upstream failure. */
+  statusOf(c: Context<E>, options?: StatusOfOptions): Promise<StatusOfResult>;
+  /** Unbinds this request's verification; clears an anonymous visitor's cookie on the response. */
+  forget(c: Context<E>): Promise<void>;
+  health(): Promise<KitHealth>;
+  /** Answers pending long-polls, stops timers, closes what the kit opened. Idempotent. */
+  close(): Promise<void>;
+}
+
+const defaultLogger = { warn: (message: string) => console.warn(`[verify-kit] ${message}`) };
+
+/** `/identity/` and `/identity` are one mount; `/` stays `/`. */
+const trimSlash = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+
+function isProduction(): boolean {
+  const process = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
+  return process?.env?.NODE_ENV === 'production';
+}
+
+/** Workers' `ctx.waitUntil`; Hono's `c.executionCtx` throws where there is none (Node, Bun, Deno). */
+function waitUntilOf(c: Context): RequestContext['waitUntil'] {
+  let ctx: { waitUntil?: (work: Promise<unknown>) => void };
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    return undefined;
+  }
+  return typeof ctx?.waitUntil === 'function' ? (work) => ctx.waitUntil?.(work) : undefined;
+}
+
+/** Each Set-Cookie appended (a response may carry several), any other header set. */
+function applyHeaders(c: Context, headers: Headers): void {
+  for (const [name, value] of headers) c.header(name, value, { append: name === 'set-cookie' });
+}
+
+/**
+ * verify-kit on Hono, over @verify-kit/core's Fetch door: `kit.router` (the widget protocol and the
+ * webhook, mounted with `app.route(basePath, kit.router)`), `kit.requireApproved(rules)` (the gate as
+ * middleware), `statusOf(c)`, `forget(c)`. Options are checked here, once. `runtime`: what your
+ * runtime brings to core (on Node with Redis: `{ countIn: countInNode }` from `@verify-kit/hono/redis`).
+ */
+export function createVerifyKit<E extends Env = Env>(
+  options: VerifyKitOptions<E>,
+  runtime: KitRuntime = {},
+): VerifyKit<E> {
+  const { basePath = DEFAULT_BASE_PATH, clientAddress, ...engine } = options;
+  const kit = createCoreKit<Context<E>>({ ...engine, basePath } as CoreOptions<Context<E>>, runtime);
+  const logger = options.logger ?? defaultLogger;
+  const addressOf = clientAddress ?? runtimeClientAddress();
+  const warned = new Set<string>();
+  const warnOnce = (key: string, message: string) => {
+    if (warned.has(key)) return;
+    warned.add(key);
+    try {
+      logger.warn?.(message);
+    } catch {
+      // Logging never fails a request.
+    }
+  };
+
+  function contextOf(c: Context<E>): RequestContext {
+    const address = addressOf?.(c as Context & Context<E>);
+    if (address === undefined && clientAddress === undefined && isProduction()) {
+      warnOnce(
+        'address',
+        'clientAddress: this runtime gives no client address, so every client counts in one shared bucket for the limits; pass createVerifyKit({ clientAddress: (c) => … }) (behind a proxy: the header it sets)',
+      );
+    }
+    return { clientAddress: address, raw: c, signal: c.req.raw.signal, waitUntil: waitUntilOf(c) };
+  }
+
+  const router = new Hono<E>();
+  router.all('/*', async (c) => {
+    const mount = trimSlash(mountOf(c));
+    if (mount !== basePath) {
+      const message = `kit.router is mounted at "${mount}" but its basePath is "${basePath}": mount it with app.route('${basePath}', kit.router), or pass createVerifyKit({ basePath: '${mount}' })`;
+      warnOnce(`mount:${mount}`, message);
+      return c.json({ error: { code: 'INTERNAL_ERROR', message } }, 500);
+    }
+    return kit.handle(c.req.raw, contextOf(c));
+  });
+
+  return {
+    router,
+    requireApproved(rules) {
+      return async (c, next) => {
+        const result = await kit.gate(c.req.raw, rules, contextOf(c));
+        if (result.kind !== 'granted') return result.response;
+        // The visitor's cookie: on the prepared headers, which c.text/c.json/c.html/… take…
+        applyHeaders(c, result.headers);
+        await next();
+        // …and on a Response the handler built itself, which does not take them.
+        const sent = new Set(c.res.headers.getSetCookie());
+        for (const cookie of result.headers.getSetCookie()) {
+          if (!sent.has(cookie)) c.header('set-cookie', cookie, { append: true });
+        }
+      };
+    },
+    async statusOf(c, statusOptions) {
+      const { headers, ...result } = await kit.statusOf(c.req.raw, statusOptions, contextOf(c));
+      applyHeaders(c, headers);
+      return result;
+    },
+    async forget(c) {
+      const { headers } = await kit.forget(c.req.raw, contextOf(c));
+      applyHeaders(c, headers);
+    },
+    health: () => kit.health(),
+    close: () => kit.close(),
+  };
+}
