@@ -10,6 +10,7 @@ export const BENCH_NAMES = [
   'gate',
   'client',
   'create',
+  'fetch',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
@@ -65,6 +66,10 @@ export const FIGURES = {
   'client.throughputRatioVsUndici': { bench: 'client', unit: '×', goal: ratio(0.9) },
   'sandbox.createPerSec': { bench: 'create', unit: '/s' },
   'kit.createRatioVsDirect': { bench: 'create', unit: '×' },
+  // Core's Fetch door on Node (issue 31): its gate inside a visit against a plain Fetch route of the
+  // same server, and its session creation against the Express kit's.
+  'fetch.gate.visitVsPlainFetch': { bench: 'fetch', unit: '×', goal: ratio(0.9) },
+  'fetch.createRatioVsExpress': { bench: 'fetch', unit: '×', goal: ratio(0.9) },
 } as const satisfies Record<string, FigureSpec>;
 
 export type FigureKey = keyof typeof FIGURES;

@@ -1,11 +1,15 @@
 // A child process running the integrator's app (app.ts) with the built kit, driven over IPC.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Listening } from '@verify-kit/testkit';
 import { type AppConfig, createBenchApp } from './app.js';
 import { serveCommands } from './child.js';
+import { serveFetchBenchApp } from './fetch-app.js';
 
 let bench: ReturnType<typeof createBenchApp> | undefined;
 let server: Server | undefined;
+let config: AppConfig | undefined;
+let fetchApp: Listening | undefined;
 
 const commands = {
   /**
@@ -24,8 +28,15 @@ const commands = {
     server.headersTimeout = 66_000;
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   },
-  configure(config: AppConfig) {
-    bench = createBenchApp(config);
+  configure(given: AppConfig) {
+    config = given;
+    bench = createBenchApp(given);
+  },
+  /** The same app on core's Fetch door (fetch-app.ts), in this process, on a port of its own. */
+  async listenFetch() {
+    if (config === undefined) throw new Error('configure first');
+    fetchApp ??= await serveFetchBenchApp(config);
+    return { url: fetchApp.url };
   },
   advanceClock: (ms: number) => bench?.advanceClock(ms),
   sessionCount: () => bench?.sessionCount() ?? 0,
@@ -33,6 +44,7 @@ const commands = {
     server?.closeAllConnections();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await bench?.close();
+    await fetchApp?.close();
   },
 };
 

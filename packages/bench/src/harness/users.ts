@@ -51,6 +51,30 @@ export async function approvedUsers(
   return users;
 }
 
+/**
+ * `count` anonymous visitors of core's Fetch door at `url` (fetch-app.ts), each verified and
+ * approved, inside a visit of its default gate (`/visit`): their sealed cookie as the gate left it.
+ */
+export async function approvedVisitors(
+  url: string,
+  stack: Pick<Stack, 'sandboxUrl' | 'apiKey'>,
+  count: number,
+): Promise<ApprovedUser[]> {
+  const sandbox = createSandboxControl({ url: stack.sandboxUrl, apiKey: stack.apiKey });
+  const users: ApprovedUser[] = [];
+  await runPool(count, 8, async () => {
+    const browser = benchBrowser({ appUrl: url });
+    const created = await browser.post<{ sessionCode: string }>('/identity/session');
+    expectStatus(201, created, 'POST /identity/session');
+    const { identificationId } = await sandbox.submitByCode(created.json.sessionCode, 'approve');
+    await sandbox.waitForStatus(identificationId, 'APPROVED');
+    // The first approval moves the visitor to a new cookie; the visit starts with this read.
+    expectStatus(200, await browser.get('/visit'), 'an approved visitor at /visit');
+    users.push({ cookie: browser.cookieHeader, identificationId });
+  });
+  return users;
+}
+
 function expectStatus(status: number, answer: { status: number; text: string }, what: string): void {
   if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
 }

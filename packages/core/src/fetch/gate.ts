@@ -6,9 +6,8 @@ import { type GateRules, parseGateRules } from '../answers/gate-rules.js';
 import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
 import { isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
-import type { FetchOptions } from './options.js';
 import { toResponse } from './respond.js';
-import { SealedVisitor } from './visitor.js';
+import { SealedVisitor, type VisitorCookies } from './visitor.js';
 
 /**
  * One gated request's result: pass it on only when `granted`; otherwise send `response` (303 for a
@@ -40,7 +39,7 @@ function withHeaders(response: Response, headers: Headers): Response {
  * kit.gate(request, rules?, context?): reads the request's headers only, never its body (the
  * request stays whole for the handler after it). The rules are checked once per rules object.
  */
-export function createGate(core: KitCore, { secret }: FetchOptions) {
+export function createGate(core: KitCore, cookies: VisitorCookies) {
   const parsed = new WeakMap<object, ReturnType<typeof parseGateRules>>();
   const defaults = parseGateRules(undefined, core.decisions.settings);
   const rulesOf = (rules: GateRules | undefined) => {
@@ -64,7 +63,7 @@ export function createGate(core: KitCore, { secret }: FetchOptions) {
     let outcome: ReturnType<typeof gateOutcome>;
     let visitor: SealedVisitor | undefined;
     try {
-      visitor = await SealedVisitor.of(core.bindings, request.headers, secret, https);
+      visitor = await SealedVisitor.of(core.bindings, cookies, request.headers, https);
       const verdict = await core.decide(kitRequestOf(request, context, visitor), decideOptions);
       outcome = gateOutcome(core, verdict, gatedRequest(request), redirectTo);
     } catch (error) {
@@ -76,7 +75,7 @@ export function createGate(core: KitCore, { secret }: FetchOptions) {
         : new VerifyKitError('INTERNAL_ERROR', 'the gate failed', { cause: error });
       return { kind: 'unavailable', headers, response, error: failed };
     }
-    const cookie = await visitor.setCookie(secret, https);
+    const cookie = await visitor.setCookie(cookies, https);
     if (cookie !== undefined) headers.append('Set-Cookie', cookie);
     if (outcome.kind === 'granted') {
       headers.delete('Cache-Control');

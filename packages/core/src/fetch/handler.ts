@@ -8,9 +8,8 @@ import { type HeaderOf, isCrossSite, isJsonContentType } from '../shared/request
 import type { KitCore } from '../wiring/core.js';
 import { readBody, readJson } from './body.js';
 import { isHttps, kitRequestOf, type RequestContext, signalOf } from './kit-request.js';
-import type { FetchOptions } from './options.js';
 import { toResponse } from './respond.js';
-import { SealedVisitor } from './visitor.js';
+import { SealedVisitor, type VisitorCookies } from './visitor.js';
 
 type Route = 'session' | 'status' | 'qr.svg' | 'webhook';
 
@@ -44,7 +43,7 @@ function headerOf(request: Request, url: URL): HeaderOf {
  * kit.handle(request, context): the widget protocol and the webhook receiver under `basePath`, the
  * same answers as the Express router's (answers/), and 404/405 JSON elsewhere.
  */
-export function createHandler(core: KitCore, { basePath, secret }: FetchOptions) {
+export function createHandler(core: KitCore, basePath: string, cookies: VisitorCookies) {
   const receiveWebhook = webhookReceiver(core);
 
   async function answer(request: Request, context: RequestContext, route: Route, url: URL) {
@@ -62,7 +61,7 @@ export function createHandler(core: KitCore, { basePath, secret }: FetchOptions)
       }
       return { answer, cookies: [] };
     }
-    const visitor = await SealedVisitor.of(core.bindings, request.headers, secret, https);
+    const visitor = await SealedVisitor.of(core.bindings, cookies, request.headers, https);
     const kreq = kitRequestOf(request, context, visitor);
     let answered: Answer | undefined;
     if (route === 'session') {
@@ -78,7 +77,7 @@ export function createHandler(core: KitCore, { basePath, secret }: FetchOptions)
     } else {
       answered = await answerQr(core, kreq);
     }
-    const cookie = await visitor.setCookie(secret, https);
+    const cookie = await visitor.setCookie(cookies, https);
     return { answer: answered, cookies: cookie === undefined ? [] : [cookie] };
   }
 

@@ -20,7 +20,7 @@ export interface RequestContext {
 }
 
 export function isHttps(request: Request, context: RequestContext): boolean {
-  return context.https ?? new URL(request.url).protocol === 'https:';
+  return context.https ?? request.url.startsWith('https:');
 }
 
 export function signalOf(request: Request, context: RequestContext): AbortSignal {

@@ -9,7 +9,7 @@ import { createGate, type GateResult } from './gate.js';
 import { createHandler } from './handler.js';
 import { isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
 import { type FetchOptions, parseFetchOptions } from './options.js';
-import { SealedVisitor } from './visitor.js';
+import { SealedVisitor, VisitorCookies } from './visitor.js';
 
 /** What the Fetch kit's webhookVerifier is given. */
 export interface FetchWebhookVerifierInput {
@@ -65,8 +65,9 @@ export function createVerifyKit<Req = Request>(
     connect: createFetchClient,
     ...(runtime.countIn === undefined ? {} : { countIn: runtime.countIn }),
   });
-  const handle = createHandler(core, fetchOptions);
-  const gate = createGate(core, fetchOptions);
+  const cookies = new VisitorCookies(fetchOptions.secret);
+  const handle = createHandler(core, fetchOptions.basePath, cookies);
+  const gate = createGate(core, cookies);
 
   /** Runs `work` with this request's visitor; the cookie it changed goes in the returned headers. */
   async function withVisitor<T>(
@@ -76,10 +77,10 @@ export function createVerifyKit<Req = Request>(
   ): Promise<{ result: T; headers: Headers }> {
     core.assertOpen();
     const https = isHttps(request, context);
-    const visitor = await SealedVisitor.of(core.bindings, request.headers, fetchOptions.secret, https);
+    const visitor = await SealedVisitor.of(core.bindings, cookies, request.headers, https);
     const result = await work(kitRequestOf(request, context, visitor));
     const headers = new Headers();
-    const cookie = await visitor.setCookie(fetchOptions.secret, https);
+    const cookie = await visitor.setCookie(cookies, https);
     if (cookie !== undefined) headers.append('Set-Cookie', cookie);
     return { result, headers };
   }

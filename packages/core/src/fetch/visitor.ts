@@ -2,6 +2,7 @@ import type { VerificationBinding } from '../bindings/binding.js';
 import type { Bindings } from '../bindings/bindings.js';
 import type { VisitMarker, Visitor } from '../bindings/kit-request.js';
 import { markerOf, VISIT_KEY } from '../decisions/visit-marker.js';
+import { BoundedMap } from '../shared/lru.js';
 import { readCookie, serializeClearCookie, serializeCookie } from '../web/cookie-header.js';
 import { type CookieSecret, sealCookie, unsealCookie } from '../web/sealed-cookie.js';
 
@@ -35,6 +36,37 @@ function parseSealed(value: Record<string, unknown> | undefined): Sealed {
   };
 }
 
+/** Cookies opened or sealed lately, kept: a visit's requests send one cookie again and again. */
+const OPENED_COOKIES = 50_000;
+
+/**
+ * The visitor cookie's seal under the kit's secret, with the texts this process opened or sealed
+ * lately: a sealed text always opens to the same value, so a visit's next request costs no decryption.
+ * Only texts that opened are kept (a forged one is decrypted, and refused, each time).
+ */
+export class VisitorCookies {
+  readonly #opened = new BoundedMap<string, Sealed>(OPENED_COOKIES);
+
+  constructor(readonly secret: CookieSecret) {}
+
+  async open(text: string | undefined): Promise<Sealed> {
+    if (text === undefined) return {};
+    const known = this.#opened.get(text);
+    if (known !== undefined) return known;
+    const opened = await unsealCookie(text, this.secret);
+    if (opened === undefined) return {};
+    const state = parseSealed(opened);
+    this.#opened.set(text, state);
+    return state;
+  }
+
+  async seal(state: Sealed): Promise<string> {
+    const text = await sealCookie(state, this.secret);
+    this.#opened.set(text, state);
+    return text;
+  }
+}
+
 /**
  * An anonymous visitor without express-session: a sealed cookie (AES-GCM, `secret`) names a random
  * session id, and the binding is kept in the store under it. The seal is the proof: nobody can make
@@ -62,8 +94,8 @@ export class SealedVisitor implements Visitor {
   }
 
   /** The visitor of this request's cookie; its binding read from the store once, here. */
-  static async of(bindings: Bindings, headers: Headers, secret: CookieSecret, secure: boolean) {
-    const state = parseSealed(await unsealCookie(readCookie(headers, VISITOR_COOKIE, { secure }), secret));
+  static async of(bindings: Bindings, cookies: VisitorCookies, headers: Headers, secure: boolean) {
+    const state = await cookies.open(readCookie(headers, VISITOR_COOKIE, { secure }));
     const { s } = state;
     const binding =
       s === undefined
@@ -140,13 +172,13 @@ export class SealedVisitor implements Visitor {
   }
 
   /** The Set-Cookie this request's answer carries; undefined when nothing changed. */
-  async setCookie(secret: CookieSecret, secure: boolean): Promise<string | undefined> {
+  async setCookie(cookies: VisitorCookies, secure: boolean): Promise<string | undefined> {
     if (!this.#changed) return undefined;
     const state = this.#state;
     if (state.s === undefined && state.v === undefined && state.c === undefined) {
       return serializeClearCookie(VISITOR_COOKIE, { secure });
     }
-    return serializeCookie(VISITOR_COOKIE, await sealCookie(state, secret), {
+    return serializeCookie(VISITOR_COOKIE, await cookies.seal(state), {
       secure,
       maxAge: COOKIE_MAX_AGE_SECONDS,
     });
