@@ -22,5 +22,5 @@ export {
   nodeClientAddress,
   runtimeClientAddress,
 } from './client-address.js';
-export type { VerifyKit, VerifyKitOptions } from './kit.js';
+export type { VerifyKit, VerifyKitOptions, VerifyKitOptionsFrom } from './kit.js';
 export { createVerifyKit, DEFAULT_BASE_PATH } from './kit.js';

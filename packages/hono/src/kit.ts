@@ -7,6 +7,7 @@ import {
   type RequestContext,
   type StatusOfOptions,
   type StatusOfResult,
+  VerifyKitError,
 } from '@verify-kit/core';
 import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
 import { basePath as mountOf } from 'hono/route';
@@ -74,16 +75,8 @@ function applyHeaders(c: Context, headers: Headers): void {
   for (const [name, value] of headers) c.header(name, value, { append: name === 'set-cookie' });
 }
 
-/**
- * verify-kit on Hono, over @verify-kit/core's Fetch door: `kit.router` (the widget protocol and the
- * webhook, mounted with `app.route(basePath, kit.router)`), `kit.requireApproved(rules)` (the gate as
- * middleware), `statusOf(c)`, `forget(c)`. Options are checked here, once. `runtime`: what your
- * runtime brings to core (on Node with Redis: `{ countIn: countInNode }` from `@verify-kit/hono/redis`).
- */
-export function createVerifyKit<E extends Env = Env>(
-  options: VerifyKitOptions<E>,
-  runtime: KitRuntime = {},
-): VerifyKit<E> {
+/** One kit made of its options: core's, and what the shell keeps of them. */
+function make<E extends Env>(options: VerifyKitOptions<E>, runtime: KitRuntime) {
   const { basePath = DEFAULT_BASE_PATH, clientAddress, ...engine } = options;
   const kit = createCoreKit<Context<E>>({ ...engine, basePath } as CoreOptions<Context<E>>, runtime);
   const logger = options.logger ?? defaultLogger;
@@ -110,8 +103,36 @@ export function createVerifyKit<E extends Env = Env>(
     return { clientAddress: address, raw: c, signal: c.req.raw.signal, waitUntil: waitUntilOf(c) };
   }
 
+  return { kit, basePath, contextOf, warnOnce };
+}
+
+/** Options read from the runtime's bindings (`c.env`), e.g. a Worker's secrets and vars. */
+export type VerifyKitOptionsFrom<E extends Env = Env> = (bindings: E['Bindings']) => VerifyKitOptions<E>;
+
+/**
+ * verify-kit on Hono, over @verify-kit/core's Fetch door: `kit.router` (the widget protocol and the
+ * webhook, mounted with `app.route(basePath, kit.router)`), `kit.requireApproved(rules)` (the gate as
+ * middleware), `statusOf(c)`, `forget(c)`. Options are checked here, once; given as a function of the
+ * bindings (Workers: `(env) => ({ apiKey: env.IDV_API_KEY, … })`), on the first request, and the kit
+ * made then serves every request after it (one per isolate). `runtime`: what your runtime brings to
+ * core (on Node with Redis: `{ countIn: countInNode }` from `@verify-kit/hono/redis`).
+ */
+export function createVerifyKit<E extends Env = Env>(
+  options: VerifyKitOptions<E> | VerifyKitOptionsFrom<E>,
+  runtime: KitRuntime = {},
+): VerifyKit<E> {
+  let made = typeof options === 'function' ? undefined : make(options, runtime);
+  let closedEarly = false;
+  const madeFor = (c: Context<E>) => {
+    if (made !== undefined) return made;
+    if (closedEarly) throw new VerifyKitError('KIT_CLOSED', 'the kit is closed');
+    made = make((options as VerifyKitOptionsFrom<E>)(c.env), runtime);
+    return made;
+  };
+
   const router = new Hono<E>();
   router.all('/*', async (c) => {
+    const { kit, basePath, contextOf, warnOnce } = madeFor(c);
     const mount = trimSlash(mountOf(c));
     if (mount !== basePath) {
       const message = `kit.router is mounted at "${mount}" but its basePath is "${basePath}": mount it with app.route('${basePath}', kit.router), or pass createVerifyKit({ basePath: '${mount}' })`;
@@ -125,6 +146,7 @@ export function createVerifyKit<E extends Env = Env>(
     router,
     requireApproved(rules) {
       return async (c, next) => {
+        const { kit, contextOf } = madeFor(c);
         const result = await kit.gate(c.req.raw, rules, contextOf(c));
         if (result.kind !== 'granted') return result.response;
         // The visitor's cookie: on the prepared headers, which c.text/c.json/c.html/… take…
@@ -138,15 +160,28 @@ export function createVerifyKit<E extends Env = Env>(
       };
     },
     async statusOf(c, statusOptions) {
+      const { kit, contextOf } = madeFor(c);
       const { headers, ...result } = await kit.statusOf(c.req.raw, statusOptions, contextOf(c));
       applyHeaders(c, headers);
       return result;
     },
     async forget(c) {
+      const { kit, contextOf } = madeFor(c);
       const { headers } = await kit.forget(c.req.raw, contextOf(c));
       applyHeaders(c, headers);
     },
-    health: () => kit.health(),
-    close: () => kit.close(),
+    async health() {
+      if (made === undefined) {
+        throw new VerifyKitError(
+          'INTERNAL_ERROR',
+          'kit.health(): the kit is made on its first request (its options come from the bindings)',
+        );
+      }
+      return made.kit.health();
+    },
+    async close() {
+      if (made === undefined) closedEarly = true;
+      else await made.kit.close();
+    },
   };
 }
