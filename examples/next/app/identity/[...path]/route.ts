@@ -1,0 +1,3 @@
+// app/identity/[...path]/route.ts
+import { kit } from '@/lib/verify-kit';
+export const { GET, HEAD, POST } = kit.handlers;
