@@ -3,6 +3,7 @@ import { isVerifyKitError, VerifyKitError } from '@verify-kit/protocol/errors';
 import { errorAnswer } from '../answers/answer.js';
 import { type GatedRequest, gateOutcome } from '../answers/gate.js';
 import { type GateRules, parseGateRules } from '../answers/gate-rules.js';
+import { isThenable } from '../bindings/bindings.js';
 import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
 import { isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
@@ -18,6 +19,9 @@ export type GateResult =
   | { kind: 'granted'; headers: Headers }
   | { kind: 'refused'; headers: Headers; response: Response; status: string | null; phase: Phase | null }
   | { kind: 'unavailable'; headers: Headers; response: Response; error: VerifyKitError };
+
+/** A grant asks nothing of the request. */
+const NOT_ASKED: GatedRequest = { navigation: () => false, returnTo: () => undefined };
 
 function gatedRequest(request: Request): GatedRequest {
   return {
@@ -59,14 +63,22 @@ export function createGate(core: KitCore, cookies: VisitorCookies) {
   ): Promise<GateResult> {
     const { redirectTo, decideOptions } = rulesOf(rules);
     const https = isHttps(request, context);
-    const headers = new Headers({ 'Cache-Control': 'no-store' });
     let outcome: ReturnType<typeof gateOutcome>;
     let visitor: SealedVisitor | undefined;
     try {
-      visitor = await SealedVisitor.of(core.bindings, cookies, request.headers, https);
-      const verdict = await core.decide(kitRequestOf(request, context, visitor), decideOptions);
-      outcome = gateOutcome(core, verdict, gatedRequest(request), redirectTo);
+      const found = SealedVisitor.of(core.bindings, cookies, request.headers, https);
+      visitor = isThenable(found) ? await found : found;
+      const decided = core.decide(kitRequestOf(request, context, visitor), decideOptions);
+      // Inside a visit with a store of this process the verdict is there at once: no step of waiting.
+      const verdict = isThenable(decided) ? await decided : decided;
+      outcome = gateOutcome(
+        core,
+        verdict,
+        verdict.kind === 'granted' ? NOT_ASKED : gatedRequest(request),
+        redirectTo,
+      );
     } catch (error) {
+      const headers = new Headers({ 'Cache-Control': 'no-store' });
       // Not the service's (a closed kit, accountOf, a store that fails): fail closed, as Express does.
       core.logFailure(error, 'gate');
       const response = toResponse(errorAnswer(error), request.method);
@@ -75,12 +87,15 @@ export function createGate(core: KitCore, cookies: VisitorCookies) {
         : new VerifyKitError('INTERNAL_ERROR', 'the gate failed', { cause: error });
       return { kind: 'unavailable', headers, response, error: failed };
     }
-    const cookie = await visitor.setCookie(cookies, https);
-    if (cookie !== undefined) headers.append('Set-Cookie', cookie);
+    const cookie = visitor.changed ? await visitor.setCookie(cookies, https) : undefined;
     if (outcome.kind === 'granted') {
-      headers.delete('Cache-Control');
-      return { kind: 'granted', headers };
+      return {
+        kind: 'granted',
+        headers: new Headers(cookie === undefined ? undefined : { 'Set-Cookie': cookie }),
+      };
     }
+    const headers = new Headers({ 'Cache-Control': 'no-store' });
+    if (cookie !== undefined) headers.append('Set-Cookie', cookie);
     const response = withHeaders(toResponse(outcome.answer, request.method), headers);
     if (outcome.kind === 'refused') {
       return { kind: 'refused', headers, response, status: outcome.status, phase: outcome.phase };

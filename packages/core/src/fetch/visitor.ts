@@ -1,5 +1,5 @@
 import type { VerificationBinding } from '../bindings/binding.js';
-import type { Bindings } from '../bindings/bindings.js';
+import { type Bindings, isThenable } from '../bindings/bindings.js';
 import type { VisitMarker, Visitor } from '../bindings/kit-request.js';
 import { markerOf, VISIT_KEY } from '../decisions/visit-marker.js';
 import { BoundedMap } from '../shared/lru.js';
@@ -49,10 +49,14 @@ export class VisitorCookies {
 
   constructor(readonly secret: CookieSecret) {}
 
+  /** What `text` holds when it was opened or sealed here lately (no text: nothing); else undefined. */
+  known(text: string | undefined): Sealed | undefined {
+    return text === undefined ? {} : this.#opened.get(text);
+  }
+
   async open(text: string | undefined): Promise<Sealed> {
-    if (text === undefined) return {};
-    const known = this.#opened.get(text);
-    if (known !== undefined) return known;
+    const known = this.known(text);
+    if (known !== undefined || text === undefined) return known ?? {};
     const opened = await unsealCookie(text, this.secret);
     if (opened === undefined) return {};
     const state = parseSealed(opened);
@@ -94,14 +98,25 @@ export class SealedVisitor implements Visitor {
   }
 
   /** The visitor of this request's cookie; its binding read from the store once, here. */
-  static async of(bindings: Bindings, cookies: VisitorCookies, headers: Headers, secure: boolean) {
-    const state = await cookies.open(readCookie(headers, VISITOR_COOKIE, { secure }));
+  /** At once when the cookie was opened here lately and the store answers at once (a visit's requests). */
+  static of(
+    bindings: Bindings,
+    cookies: VisitorCookies,
+    headers: Headers,
+    secure: boolean,
+  ): SealedVisitor | Promise<SealedVisitor> {
+    const text = readCookie(headers, VISITOR_COOKIE, { secure });
+    const known = cookies.known(text);
+    if (known === undefined) return cookies.open(text).then((state) => SealedVisitor.#with(bindings, state));
+    return SealedVisitor.#with(bindings, known);
+  }
+
+  static #with(bindings: Bindings, state: Sealed): SealedVisitor | Promise<SealedVisitor> {
     const { s } = state;
-    const binding =
-      s === undefined
-        ? undefined
-        : await bindings.stored(() => bindings.store.bindings.get(VISITOR_KEY_PREFIX + s));
-    return new SealedVisitor(bindings, state, binding);
+    if (s === undefined) return new SealedVisitor(bindings, state, undefined);
+    const binding = bindings.storedNow(() => bindings.store.bindings.get(VISITOR_KEY_PREFIX + s));
+    if (!isThenable(binding)) return new SealedVisitor(bindings, state, binding);
+    return bindings.stored(() => binding).then((found) => new SealedVisitor(bindings, state, found));
   }
 
   get sessionKey(): string {
@@ -169,6 +184,11 @@ export class SealedVisitor implements Visitor {
     if (this.#state.c === id) return;
     this.#state = { ...this.#state, c: id };
     this.#changed = true;
+  }
+
+  /** Whether this request changed what the cookie holds (setCookie then has one to send). */
+  get changed(): boolean {
+    return this.#changed;
   }
 
   /** The Set-Cookie this request's answer carries; undefined when nothing changed. */
