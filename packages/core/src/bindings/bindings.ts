@@ -1,9 +1,10 @@
 import { ERROR_CODE, kitError } from '../shared/errors.js';
 import { identificationKey } from '../shared/identification-key.js';
 import type { Log } from '../shared/log.js';
+import { isThenable, type Maybe } from '../shared/maybe.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import type { VerificationBinding } from './binding.js';
-import { isPerProcessStore, type RecordStore } from './binding-store.js';
+import type { RecordStore } from './binding-store.js';
 import type { KitRequest } from './kit-request.js';
 
 /** Whose verification a request asks about: a signed-in account, or (no accountId) this browser session. */
@@ -13,9 +14,6 @@ export interface Owner {
 
 /** The integrator's: the signed-in account of the framework's request (KitRequest.raw). */
 export type AccountOf = (req: never) => unknown;
-
-export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 
 /** A store that does not answer within this fails the request (503; the gate fails closed). */
 const STORE_TIMEOUT_MS = 2000;
@@ -37,12 +35,8 @@ export class Bindings {
     return this.accountOf !== undefined;
   }
 
-  async ownerOf(req: KitRequest): Promise<Owner> {
-    return this.ownerNow(req);
-  }
-
-  /** ownerOf without a step of waiting when accountOf answers at once (the gate's stored grant). */
-  ownerNow(req: KitRequest): Owner | Promise<Owner> {
+  /** The request's owner: at once when accountOf answers at once. */
+  ownerOf(req: KitRequest): Maybe<Owner> {
     if (this.accountOf === undefined) return {};
     let id: unknown;
     try {
@@ -77,7 +71,7 @@ export class Bindings {
   }
 
   /** The verification this owner may use: the account's, or the session's when the request proves it. */
-  async find(req: KitRequest | undefined, owner: Owner): Promise<VerificationBinding | undefined> {
+  find(req: KitRequest | undefined, owner: Owner): Maybe<VerificationBinding | undefined> {
     const { accountId } = owner;
     if (accountId !== undefined) return this.stored(() => this.store.bindings.get(accountId));
     return req?.visitor.binding();
@@ -114,46 +108,32 @@ export class Bindings {
    * The first approval seen by a request that proved an anonymous binding: its session moves to a
    * new id (sent on this response only). Accounts keep theirs: their sign-in is the app's.
    */
-  async approved(req: KitRequest, owner: Owner, binding: VerificationBinding, at: number): Promise<void> {
+  approved(req: KitRequest, owner: Owner, binding: VerificationBinding, at: number): Maybe<void> {
     if (owner.accountId !== undefined || binding.approvedAt !== undefined) return;
-    await req.visitor.approve(binding, new Date(at).toISOString());
+    return req.visitor.approve(binding, new Date(at).toISOString());
   }
 
   /**
-   * find() without a step of waiting: the session's binding, or an account's from a store of this
-   * process; undefined when that cannot be known at once (find() then does it).
+   * A store call within the timeout, answered at once when the store answers at once (the memory
+   * store: no timer, no step of waiting); any failure is BINDING_STORE_UNAVAILABLE (the cause is logged).
    */
-  findNow(req: KitRequest, owner: Owner): VerificationBinding | undefined {
-    const { accountId } = owner;
-    if (accountId === undefined) return req.visitor.binding();
-    if (!isPerProcessStore(this.store)) return undefined;
-    const binding = this.storedNow(() => this.store.bindings.get(accountId));
-    return isThenable(binding) ? undefined : binding;
+  stored<T>(call: () => T | Promise<T>): Maybe<T> {
+    let result: T | Promise<T>;
+    try {
+      result = call();
+    } catch (cause) {
+      throw this.#failed(cause);
+    }
+    if (!isThenable(result)) return result;
+    return withTimeout(result as Promise<T>, STORE_TIMEOUT_MS).catch((cause: unknown) => {
+      throw this.#failed(cause);
+    });
   }
 
-  /** A store call that answers at once, as stored() does; a failure is BINDING_STORE_UNAVAILABLE. */
-  storedNow<T>(call: () => T): T {
-    try {
-      return call();
-    } catch (cause) {
-      this.log.error('the binding store failed', {
-        error: cause instanceof Error ? cause.message : String(cause),
-      });
-      throw kitError(ERROR_CODE.BINDING_STORE_UNAVAILABLE, 'the server cannot check verifications right now');
-    }
-  }
-
-  /** A store call within the timeout; any failure is BINDING_STORE_UNAVAILABLE (the cause is logged). */
-  async stored<T>(call: () => T | Promise<T>): Promise<T> {
-    try {
-      const result = call();
-      // A store that answers at once (the memory store) needs no timer.
-      return isThenable(result) ? await withTimeout(result, STORE_TIMEOUT_MS) : result;
-    } catch (cause) {
-      this.log.error('the binding store failed', {
-        error: cause instanceof Error ? cause.message : String(cause),
-      });
-      throw kitError(ERROR_CODE.BINDING_STORE_UNAVAILABLE, 'the server cannot check verifications right now');
-    }
+  #failed(cause: unknown) {
+    this.log.error('the binding store failed', {
+      error: cause instanceof Error ? cause.message : String(cause),
+    });
+    return kitError(ERROR_CODE.BINDING_STORE_UNAVAILABLE, 'the server cannot check verifications right now');
   }
 }

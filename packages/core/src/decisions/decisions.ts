@@ -1,13 +1,14 @@
 import { type Identification, isApproved, isKnownStatus } from '@verify-kit/client/fetch';
 import { isPerProcessStore, type StoredDecision } from '../bindings/binding-store.js';
-import { type Bindings, isThenable, type Owner } from '../bindings/bindings.js';
+import type { Bindings, Owner } from '../bindings/bindings.js';
 import type { KitRequest, VisitMarker } from '../bindings/kit-request.js';
 import { browserCause, KIT_READ } from '../limits/read-budget.js';
 import { identificationKey } from '../shared/identification-key.js';
 import type { Log } from '../shared/log.js';
 import { BoundedMap } from '../shared/lru.js';
+import { andThen, isThenable, type Maybe } from '../shared/maybe.js';
 import type { StatusHint } from '../status/status-bus.js';
-import { isDefinitive, type StatusReader } from '../status/status-reader.js';
+import { isDefinitive, type ReadOptions, type StatusReader } from '../status/status-reader.js';
 import { RETIRED_AT, verifiedRefusal, vouches } from './stored-decision.js';
 
 export type { VisitMarker };
@@ -45,7 +46,7 @@ export interface Decided {
 /** A stored decision asked for before the binding was known (Decisions.prefetch). */
 export interface Prefetched {
   identificationId: string;
-  decision: Promise<StoredDecision | undefined>;
+  decision: Maybe<StoredDecision | undefined>;
 }
 
 export interface DecideOptions {
@@ -91,83 +92,69 @@ export class Decisions {
    * than staleIfErrorMs is answered from the store (re-read in the background once older than
    * maxAgeMs). A read that fails inside a visit may answer a stored refusal, never a grant.
    */
-  async decide(
+  decide(
     req: KitRequest,
     owner: Owner,
     identificationId: string,
     options: DecideOptions = {},
     prefetched?: Prefetched,
-  ) {
+  ): Maybe<Decided> {
     const freshness = options.freshness ?? this.settings.freshness;
     // A browser may repeat a gated request at will: its reads are counted, but a verified person's
     // (a stored APPROVED) go through however many others spend (read-budget.ts).
     const cause = () => browserCause(req, owner, { vouched: () => this.#vouched(identificationId) });
     const budget = { cause, whenRefused: 'refusal' } as const;
     if (freshness === 'every-request') {
-      const identification = await this.reader.read(identificationId, {
-        reuseWithinMs: maxAgeFor(freshness, options.maxAgeMs, this.settings),
-        ...budget,
-      });
-      return { identification, source: 'read' } satisfies Decided;
+      const reuseWithinMs = maxAgeFor(freshness, options.maxAgeMs, this.settings);
+      return this.reader
+        .read(identificationId, { reuseWithinMs, ...budget })
+        .then((identification) => ({ identification, source: 'read' }) satisfies Decided);
     }
     const now = this.now();
     const marker = req.visitor.visit();
-    const accountId = owner.accountId ?? null;
     if (!this.#inVisit(marker, owner, identificationId, now)) {
       // An ended visit's marker goes now: a session moved on approval must not carry it.
       if (marker !== undefined) req.visitor.setVisit(undefined);
-      const identification = await this.reader.read(identificationId, budget);
-      const visit = isApproved(identification.status)
-        ? { identificationId, accountId, seenAt: now }
-        : undefined;
-      return { identification, source: 'read', ...(visit === undefined ? {} : { visit }) } satisfies Decided;
+      const visit = { identificationId, accountId: owner.accountId ?? null, seenAt: now };
+      return this.reader.read(identificationId, budget).then(
+        (identification) =>
+          ({
+            identification,
+            source: 'read',
+            ...(isApproved(identification.status) ? { visit } : {}),
+          }) satisfies Decided,
+      );
     }
     this.#touch(req, marker, now);
     const stored =
       prefetched?.identificationId === identificationId
-        ? await prefetched.decision
-        : await this.#stored(identificationKey(identificationId));
-    if (this.#grantable(stored, now)) return this.#storedGrant(identificationId, stored, now, options);
+        ? prefetched.decision
+        : this.#stored(identificationKey(identificationId));
+    // With a store of this process the stored APPROVED grants here, with no step of waiting.
+    return andThen(stored, (found) =>
+      this.#grantable(found, now)
+        ? this.#storedGrant(identificationId, found, now, options)
+        : this.#readInVisit(identificationId, found, now, budget),
+    );
+  }
+
+  /** Inside a visit without a stored grant: a read; a stored refusal stands while the service is down. */
+  async #readInVisit(
+    identificationId: string,
+    stored: StoredDecision | undefined,
+    now: number,
+    budget: Pick<ReadOptions, 'cause' | 'whenRefused'>,
+  ): Promise<Decided> {
     try {
-      return {
-        identification: await this.reader.read(identificationId, budget),
-        source: 'read',
-      } satisfies Decided;
+      return { identification: await this.reader.read(identificationId, budget), source: 'read' };
     } catch (error) {
       // The service is down and the store knows a refusal: refuse (403), as the service last said.
       // A definitive answer (isDefinitive) is not an outage: nothing stored stands in for it.
       if (!isDefinitive(error) && this.#usable(stored, now)) {
-        return {
-          identification: { id: identificationId, status: stored.status },
-          source: 'stored',
-        } satisfies Decided;
+        return { identification: { id: identificationId, status: stored.status }, source: 'stored' };
       }
       throw error;
     }
-  }
-
-  /** Whether storedGrantNow can ever answer: a visit, and a store of this process. */
-  mayGrantNow(options: DecideOptions = {}): boolean {
-    return (
-      (options.freshness ?? this.settings.freshness) === 'visit' && isPerProcessStore(this.bindings.store)
-    );
-  }
-
-  /**
-   * decide() without a step of waiting, for a store of this process (its calls answer at once):
-   * inside a visit, a stored APPROVED that decide() would answer from the store. undefined for
-   * anything else (decide() then does the whole work).
-   */
-  storedGrantNow(req: KitRequest, owner: Owner, identificationId: string, options: DecideOptions = {}) {
-    if (!this.mayGrantNow(options)) return undefined;
-    const { store } = this.bindings;
-    const now = this.now();
-    const marker = req.visitor.visit();
-    if (!this.#inVisit(marker, owner, identificationId, now)) return undefined;
-    const stored = this.bindings.storedNow(() => store.decisions.get(identificationKey(identificationId)));
-    if (isThenable(stored) || !this.#grantable(stored, now)) return undefined;
-    this.#touch(req, marker, now);
-    return this.#storedGrant(identificationId, stored, now, options);
   }
 
   /**
@@ -243,7 +230,7 @@ export class Decisions {
     return vouches(await this.#stored(identificationKey(identificationId)));
   }
 
-  #stored(key: string): Promise<StoredDecision | undefined> {
+  #stored(key: string): Maybe<StoredDecision | undefined> {
     const { store } = this.bindings;
     return this.bindings.stored(() => store.decisions.get(key));
   }
@@ -268,11 +255,14 @@ export class Decisions {
     if (marker === undefined || marker.accountId !== (owner.accountId ?? null)) return undefined;
     if (this.now() - marker.seenAt > this.settings.visitIdleMs) return undefined;
     const { store } = this.bindings;
-    const decision = this.bindings.stored(() =>
-      store.decisions.get(identificationKey(marker.identificationId)),
-    );
+    let decision: Maybe<StoredDecision | undefined>;
+    try {
+      decision = this.bindings.stored(() => store.decisions.get(identificationKey(marker.identificationId)));
+    } catch (error) {
+      decision = Promise.reject(error);
+    }
     // Unused when the binding names another identification; when used, awaited (and thrown) there.
-    decision.catch(() => undefined);
+    if (isThenable(decision)) decision.catch(() => undefined);
     return { identificationId: marker.identificationId, decision };
   }
 
@@ -371,7 +361,7 @@ export class Decisions {
   }
 
   /** `key`: identificationKey(id), as every store key of the kit. */
-  #put(key: string, decision: StoredDecision): Promise<boolean> {
+  #put(key: string, decision: StoredDecision): Maybe<boolean> {
     const { store } = this.bindings;
     const ttlMs = this.settings.staleIfErrorMs + DECISION_TTL_MARGIN_MS;
     return this.bindings.stored(() => store.decisions.put(key, decision, ttlMs));

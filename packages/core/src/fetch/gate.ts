@@ -3,7 +3,7 @@ import { isVerifyKitError, VerifyKitError } from '@verify-kit/protocol/errors';
 import { errorAnswer } from '../answers/answer.js';
 import { type GatedRequest, gateOutcome } from '../answers/gate.js';
 import { type GateRules, parseGateRules } from '../answers/gate-rules.js';
-import { isThenable } from '../bindings/bindings.js';
+import { isThenable } from '../shared/maybe.js';
 import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
 import { isHttps, kitRequestOf, type RequestContext } from './kit-request.js';

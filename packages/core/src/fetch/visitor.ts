@@ -1,8 +1,9 @@
 import type { VerificationBinding } from '../bindings/binding.js';
-import { type Bindings, isThenable } from '../bindings/bindings.js';
+import type { Bindings } from '../bindings/bindings.js';
 import type { VisitMarker, Visitor } from '../bindings/kit-request.js';
 import { markerOf, VISIT_KEY } from '../decisions/visit-marker.js';
 import { BoundedMap } from '../shared/lru.js';
+import { andThen, type Maybe } from '../shared/maybe.js';
 import { readCookie, serializeClearCookie, serializeCookie } from '../web/cookie-header.js';
 import { type CookieSecret, sealCookie, unsealCookie } from '../web/sealed-cookie.js';
 
@@ -111,12 +112,11 @@ export class SealedVisitor implements Visitor {
     return SealedVisitor.#with(bindings, known);
   }
 
-  static #with(bindings: Bindings, state: Sealed): SealedVisitor | Promise<SealedVisitor> {
+  static #with(bindings: Bindings, state: Sealed): Maybe<SealedVisitor> {
     const { s } = state;
     if (s === undefined) return new SealedVisitor(bindings, state, undefined);
-    const binding = bindings.storedNow(() => bindings.store.bindings.get(VISITOR_KEY_PREFIX + s));
-    if (!isThenable(binding)) return new SealedVisitor(bindings, state, binding);
-    return bindings.stored(() => binding).then((found) => new SealedVisitor(bindings, state, found));
+    const binding = bindings.stored(() => bindings.store.bindings.get(VISITOR_KEY_PREFIX + s));
+    return andThen(binding, (found) => new SealedVisitor(bindings, state, found));
   }
 
   get sessionKey(): string {

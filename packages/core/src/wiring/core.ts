@@ -8,12 +8,18 @@ import {
 import type { SendLinkOffer, SessionResponseBody, StatusResponseBody } from '@verify-kit/protocol';
 import type { VerificationBinding } from '../bindings/binding.js';
 import { isPerProcessStore } from '../bindings/binding-store.js';
-import { Bindings, isThenable, type Owner } from '../bindings/bindings.js';
+import { Bindings, type Owner } from '../bindings/bindings.js';
 import type { KitRequest } from '../bindings/kit-request.js';
 import { QrImages } from '../creation/qr-image.js';
 import { SendLink } from '../creation/send-link.js';
 import { SessionCreations } from '../creation/session-creation.js';
-import { type DecideOptions, Decisions, type VisitMarker } from '../decisions/decisions.js';
+import {
+  type Decided,
+  type DecideOptions,
+  Decisions,
+  type Prefetched,
+  type VisitMarker,
+} from '../decisions/decisions.js';
 import type { Found, Verdict } from '../decisions/verdict.js';
 import { type CountIn, countInMemory } from '../limits/counter.js';
 import { RateLimits } from '../limits/rate-limits.js';
@@ -22,6 +28,7 @@ import { createAudit } from '../shared/audit.js';
 import { ERROR_CODE, isUpstreamError, kitError } from '../shared/errors.js';
 import { sameIdentification } from '../shared/identification-key.js';
 import { createLog, type Log } from '../shared/log.js';
+import { andThen, isThenable, type Maybe } from '../shared/maybe.js';
 import { sha256Base64Url } from '../shared/sha256.js';
 import { phaseOf } from '../status/phase.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from '../status/status-bus.js';
@@ -221,64 +228,74 @@ export class KitCore {
    * time goes inside a visit"), else a promise of one. Throws only what is not the service's
    * (a closed kit, accountOf, a store that fails).
    */
-  decide(req: KitRequest, options: DecideOptions = {}): Verdict | Promise<Verdict> {
+  decide(req: KitRequest, options: DecideOptions = {}): Maybe<Verdict> {
     this.assertOpen();
-    const owner = this.bindings.ownerNow(req);
-    if (isThenable(owner)) return owner.then((known) => this.#decideFrom(req, known, options));
-    return this.#grantNow(req, owner, options) ?? this.#decideFrom(req, owner, options);
+    return andThen(this.bindings.ownerOf(req), (owner) => this.#decideFor(req, owner, options));
   }
 
-  /** Inside a visit with a store of this process: the stored APPROVED grants, with no step of waiting. */
-  #grantNow(req: KitRequest, owner: Owner, options: DecideOptions): Verdict | undefined {
-    if (!this.decisions.mayGrantNow(options)) return undefined;
-    const binding = this.bindings.findNow(req, owner);
-    // An anonymous visitor's first approval moves the session (approvedBy): the full path does that.
-    if (binding === undefined || (owner.accountId === undefined && binding.approvedAt === undefined)) {
-      return undefined;
-    }
-    const { identificationId } = binding;
-    if (this.decisions.storedGrantNow(req, owner, identificationId, options) === undefined) return undefined;
-    return {
-      kind: 'granted',
-      reason: 'visit-stored',
-      owner,
-      identificationId,
-      found: this.#found(owner, binding),
-    };
-  }
-
-  async #decideFrom(req: KitRequest, owner: Owner, options: DecideOptions): Promise<Verdict> {
+  #decideFor(req: KitRequest, owner: Owner, options: DecideOptions): Maybe<Verdict> {
     // Inside an account's visit with a shared store, the visit's stored decision grants alone (one
     // store call: Decisions.grantStored has why that is safe); else the same call serves below.
     const early = this.decisions.prefetch(req, owner, options);
     if (early !== undefined && !isPerProcessStore(this.bindings.store)) {
-      if ((await this.decisions.grantStored(req, owner, early, options)) !== undefined) {
-        return { kind: 'granted', reason: 'visit-stored', owner, identificationId: early.identificationId };
-      }
+      return this.#grantStoredFirst(req, owner, options, early);
     }
-    const binding = await this.bindings.find(req, owner);
+    return andThen(this.bindings.find(req, owner), (binding) =>
+      this.#decideBound(req, owner, binding, options, early),
+    );
+  }
+
+  async #grantStoredFirst(req: KitRequest, owner: Owner, options: DecideOptions, early: Prefetched) {
+    if ((await this.decisions.grantStored(req, owner, early, options)) !== undefined) {
+      const { identificationId } = early;
+      return { kind: 'granted', reason: 'visit-stored', owner, identificationId } satisfies Verdict;
+    }
+    return this.#decideBound(req, owner, await this.bindings.find(req, owner), options, early);
+  }
+
+  #decideBound(
+    req: KitRequest,
+    owner: Owner,
+    binding: VerificationBinding | undefined,
+    options: DecideOptions,
+    early: Prefetched | undefined,
+  ): Maybe<Verdict> {
     if (binding === undefined) return { kind: 'unbound', reason: 'no-binding', owner };
-    let decided: Awaited<ReturnType<Decisions['decide']>>;
+    let decided: Maybe<Decided>;
     try {
-      decided = await this.decisions.decide(req, owner, binding.identificationId, options, early);
+      decided = this.decisions.decide(req, owner, binding.identificationId, options, early);
     } catch (error) {
-      // Gone at the service (its stored decision invalidated by the reader): no verification.
-      if (isGone(error)) return { kind: 'unbound', reason: 'gone', owner };
-      if (isUpstreamError(error)) return { kind: 'unavailable', reason: error.code, owner, error };
-      throw error;
+      return this.#failed(owner, error);
     }
+    if (!isThenable(decided)) return this.#verdictOf(req, owner, binding, decided);
+    return decided.then(
+      (known) => this.#verdictOf(req, owner, binding, known),
+      (error: unknown) => this.#failed(owner, error),
+    );
+  }
+
+  /** A decision that failed: the service's failures are verdicts; anything else is thrown. */
+  #failed(owner: Owner, error: unknown): Verdict {
+    // Gone at the service (its stored decision invalidated by the reader): no verification.
+    if (isGone(error)) return { kind: 'unbound', reason: 'gone', owner };
+    if (isUpstreamError(error)) return { kind: 'unavailable', reason: error.code, owner, error };
+    throw error;
+  }
+
+  #verdictOf(req: KitRequest, owner: Owner, binding: VerificationBinding, decided: Decided): Maybe<Verdict> {
     const found = this.#found(owner, binding, decided.identification);
-    const reason = decided.source === 'read' ? 'read' : 'stored-refusal';
-    if (!isApproved(decided.identification.status)) return { kind: 'refused', reason, owner, found };
-    await this.approvedBy(req, found, 'visit' in decided ? decided.visit : undefined);
-    const identificationId = binding.identificationId;
-    return {
+    if (!isApproved(decided.identification.status)) {
+      const reason = decided.source === 'read' ? 'read' : 'stored-refusal';
+      return { kind: 'refused', reason, owner, found };
+    }
+    const granted: Verdict = {
       kind: 'granted',
       reason: decided.source === 'read' ? 'read' : 'visit-stored',
       owner,
-      identificationId,
+      identificationId: binding.identificationId,
       found,
     };
+    return andThen(this.approvedBy(req, found, decided.visit), () => granted);
   }
 
   /** A verdict's verification; its view is worked out when asked for (a grant seldom needs it). */
@@ -328,11 +345,11 @@ export class KitCore {
    * A proven request saw its verification approved: the session id moves (anonymous, first time),
    * then the visit this read started is entered in the session (the moved one).
    */
-  async approvedBy(req: KitRequest, found: Found, visit?: VisitMarker): Promise<void> {
-    if (isApproved(found.identification.status)) {
-      await this.bindings.approved(req, found.owner, found.binding, this.now());
+  approvedBy(req: KitRequest, found: Found, visit?: VisitMarker): Maybe<void> {
+    if (!isApproved(found.identification.status)) return;
+    return andThen(this.bindings.approved(req, found.owner, found.binding, this.now()), () => {
       if (visit !== undefined) this.decisions.enter(req, visit);
-    }
+    });
   }
 
   /** `mountPath`: where the routes answer (the QR image's URL is under it). */

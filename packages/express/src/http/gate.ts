@@ -1,9 +1,9 @@
 import { VerifyKitError } from '@verify-kit/client';
 import { type GatedRequest, gateOutcome, refusalMessage } from '@verify-kit/core/internal/answers/gate';
 import { type GateRules, parseGateRules } from '@verify-kit/core/internal/answers/gate-rules';
-import { isThenable } from '@verify-kit/core/internal/bindings/bindings';
 import type { Verdict } from '@verify-kit/core/internal/decisions/verdict';
 import { ERROR_CODE } from '@verify-kit/core/internal/shared/errors';
+import { isThenable } from '@verify-kit/core/internal/shared/maybe';
 import { isNavigation, sameOriginPath } from '@verify-kit/core/internal/shared/request-guards';
 import type { KitCore } from '@verify-kit/core/internal/wiring/core';
 import { fn } from '@verify-kit/core/internal/wiring/option-schemas';
