@@ -1,8 +1,8 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { checkNeutralBundle } from '../../packages/core/scripts/neutral-bundle.mjs';
 import { run, start } from './exec.mjs';
-import { probeExpressExample, probeHonoExample } from './probe.mjs';
+import { probeExpressExample, probeHonoExample, probeNextApp } from './probe.mjs';
 
 const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
 
@@ -22,9 +22,9 @@ async function project(dir, name, dependencies, tsconfig) {
   await run('npm', ['install', ...NPM_FLAGS], { cwd: dir });
 }
 
-function typecheck(root, dir) {
+function typecheck(root, dir, { skipLibCheck = false } = {}) {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  return run('node', [tsc, '-p', '.', '--strict', '--skipLibCheck', 'false'], { cwd: dir });
+  return run('node', [tsc, '-p', '.', '--strict', '--skipLibCheck', String(skipLibCheck)], { cwd: dir });
 }
 
 /** The widget alone, as a frontend built with a bundler would take it; no Node types. */
@@ -122,6 +122,97 @@ export async function checkHono(root, dir, tarballs) {
     try {
       const { phase } = await probeHonoExample(app.match[1]);
       return { phase, modules: neutral.inputs };
+    } finally {
+      app.stop();
+    }
+  } finally {
+    sandbox.stop();
+  }
+}
+
+/** The README's files of @verify-kit/next: its ```ts blocks that begin with `// <path>`. */
+export async function nextReadmeFiles(root, paths) {
+  const readme = await readFile(join(root, 'packages/next/README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
+  return paths.map((path) => {
+    const found = blocks.filter(
+      (block) => block.startsWith(`// ${path}\n`) || block.startsWith(`// ${path} (`),
+    );
+    if (found.length !== 1)
+      throw new Error(`packages/next/README.md: ${found.length} blocks for ${path}, not 1`);
+    return { path, text: found[0] };
+  });
+}
+
+const NEXT_FILES = ['lib/verify-kit.ts', 'app/identity/[...path]/route.ts', 'proxy.ts'];
+
+/**
+ * next + react + react-dom from npm and @verify-kit/next's tarball: an App Router app of exactly the
+ * README's three files, installed here (network and disk, so run.mjs starts it beside the other
+ * projects' checks), then built, type-checked and run by checkNext.
+ */
+export async function installNext(root, dir, tarballs) {
+  const deps = { ...tarballs };
+  for (const name of ['next', 'react', 'react-dom', '@types/react', '@types/node', 'typescript']) {
+    deps[name] = (await catalogVersion(root, name)).replace(/^\^/, '');
+  }
+  // skipLibCheck: true in this project only, for checkNext's type-check after the build: from then
+  // on next-env.d.ts brings in Next's own .d.ts files, which fail a strict check of themselves
+  // (next 16.4.6: URLPattern, missing in TypeScript's lib; react-dom's types, which next does not
+  // depend on), and no app can fix that. The check before the build is skipLibCheck false.
+  await project(dir, 'next-app', deps, {
+    target: 'ES2022',
+    lib: ['dom', 'dom.iterable', 'esnext'],
+    module: 'esnext',
+    moduleResolution: 'bundler',
+    jsx: 'react-jsx',
+    isolatedModules: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['node'],
+    paths: { '@/*': ['./*'] },
+  });
+  for (const { path, text } of await nextReadmeFiles(root, NEXT_FILES)) {
+    await mkdir(join(dir, dirname(path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  // checkNext type-checks the app with this tsconfig: the build need not check it too.
+  await writeFile(
+    join(dir, 'next.config.mjs'),
+    'export default { typescript: { ignoreBuildErrors: true } };\n',
+  );
+}
+
+/**
+ * The app installNext made: tsc --strict with skipLibCheck false (the three files and every .d.ts
+ * they reach, ours included: none of Next's yet), `next build` (no secrets: createVerifyKit checks
+ * its options at `next start`), tsc --strict again with the types the build writes (next-env.d.ts,
+ * and Next's check of route.ts's exports), then `next start` against the sandbox: the proxy gates
+ * /account, the route handlers start a session.
+ */
+export async function checkNext(root, dir) {
+  const next = ['node_modules/next/dist/bin/next'];
+  const env = { NEXT_TELEMETRY_DISABLED: '1' };
+  await typecheck(root, dir);
+  const built = performance.now();
+  await run('node', [...next, 'build'], { cwd: dir, env });
+  const buildSeconds = (performance.now() - built) / 1000;
+  await typecheck(root, dir, { skipLibCheck: true });
+  const sandbox = await startSandbox(dir);
+  try {
+    const app = await start('node', [...next, 'start', '--port', '0', '--hostname', '127.0.0.1'], {
+      cwd: dir,
+      ready: /Local:\s+(http:\/\/\S+)[\s\S]*Ready/,
+      env: {
+        ...env,
+        IDV_BASE_URL: sandbox.url,
+        IDV_API_KEY: sandbox.apiKey,
+        VERIFY_KIT_SECRET: 'pack-check-secret-of-32-characters-or-more',
+      },
+    });
+    try {
+      const { phase } = await probeNextApp(app.match[1]);
+      return { phase, buildSeconds };
     } finally {
       app.stop();
     }

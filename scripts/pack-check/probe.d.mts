@@ -4,3 +4,7 @@ export function probeExpressExample(url: string): Promise<{ phase: string; statu
 export function probeHonoExample(
   url: string,
 ): Promise<{ phase: string; status: string; sessionCode: string; cookie: string }>;
+/** Probes `next start` of the Next README's three files (see probe.mjs): as probeHonoExample. */
+export function probeNextApp(
+  url: string,
+): Promise<{ phase: string; status: string; sessionCode: string; cookie: string }>;

@@ -91,3 +91,10 @@ export async function probeHonoExample(url) {
   const { sessionCode } = await created.json();
   return { ...body, sessionCode, cookie };
 }
+
+/**
+ * What a visitor of an App Router app of @verify-kit/next's three README files sees under `next
+ * start`: the Hono example's answers (one gate's rules, in the proxy here; /account has no page
+ * behind the proxy, which a visitor without a verification never reaches).
+ */
+export const probeNextApp = probeHonoExample;

@@ -1,14 +1,16 @@
 // The pack check (`pnpm pack:check`, after `pnpm build`): each published package as a registry
 // would serve it. Packs every package, lints the tarball (publint, Are the Types Wrong?, and its
 // packed package.json: ranges, not exact versions, in dependencies and peerDependencies), then
-// installs the tarballs with npm into two projects outside the workspace — a frontend with the
-// widget alone, a server with express + client + sandbox, and a Hono server — type-checks them strictly
-// with skipLibCheck false, and runs the server examples against the sandbox. Any failure exits 1.
+// installs the tarballs with npm into projects outside the workspace — a frontend with the widget
+// alone, a server with express + client + sandbox, a Hono server, and a Next.js App Router app of the
+// Next README's three files (built with `next build`) — type-checks them strictly (skipLibCheck
+// false; the Next app once more after its build with skipLibCheck true: see installNext), and runs
+// the servers against the sandbox. Any failure exits 1.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkFrontend, checkHono, checkServer } from './consumers.mjs';
+import { checkFrontend, checkHono, checkNext, checkServer, installNext } from './consumers.mjs';
 import {
   attw,
   exactVersions,
@@ -45,11 +47,24 @@ async function lintTarball(tarball) {
 
 async function main() {
   const work = await mkdtemp(join(tmpdir(), 'verify-kit-pack-'));
+  let nextInstalled;
   try {
     log('packing and linting the tarballs');
     const tarballs = await Promise.all(PUBLISHED.map((name) => pack(root, name, join(work, 'tarballs'))));
     await Promise.all(tarballs.map(lintTarball));
     const spec = (name) => `file:${tarballs.find((t) => t.name === name).file}`;
+
+    // The Next.js app's npm install (next alone is 100 MB on disk) waits on the network and the
+    // disk, not the CPU: it goes on beside the projects below.
+    log('next project (next + react + core + client + sandbox): npm install, beside the projects below');
+    nextInstalled = installNext(root, join(work, 'next'), {
+      '@verify-kit/next': spec('next'),
+      '@verify-kit/core': spec('core'),
+      '@verify-kit/client': spec('client'),
+      '@verify-kit/sandbox': spec('sandbox'),
+      '@verify-kit/protocol': spec('protocol'),
+    });
+    nextInstalled.catch(() => {}); // awaited below; a failure is reported there, not as unhandled
 
     log('frontend-only project (widget): npm install, tsc --strict --skipLibCheck false');
     // The widget's one dependency of ours, @verify-kit/protocol, is not in a registry yet: its tarball too.
@@ -79,8 +94,15 @@ async function main() {
     log(
       `  the installed main entry bundles neutral (${hono.modules} modules); the example gated a visitor, then started one: ${hono.phase}`,
     );
+    await nextInstalled;
+    log("next project: the Next README's three files: tsc, next build, tsc, next start against the sandbox");
+    const next = await checkNext(root, join(work, 'next'));
+    log(
+      `  next build: ${next.buildSeconds.toFixed(1)} s; the proxy gated a visitor, the route handlers started a session: ${next.phase}`,
+    );
     log(`pack check passed in ${elapsed()}`);
   } finally {
+    await nextInstalled?.catch(() => {}); // npm still writing there when a check above failed
     await rm(work, { recursive: true, force: true });
   }
 }

@@ -11,6 +11,7 @@ export const BENCH_NAMES = [
   'client',
   'create',
   'fetch',
+  'next',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
@@ -70,6 +71,9 @@ export const FIGURES = {
   // same server, and its session creation against the Express kit's.
   'fetch.gate.visitVsPlainFetch': { bench: 'fetch', unit: '×', goal: ratio(0.9) },
   'fetch.createRatioVsExpress': { bench: 'fetch', unit: '×', goal: ratio(0.9) },
+  // @verify-kit/next on `next start` (issue 32): kit.requireApproved() in the proxy ÷ a pass-through
+  // proxy (NextResponse.next()), 50 anonymous visitors inside their visits.
+  'next.gate.proxyVsPassThrough': { bench: 'next', unit: '×', goal: ratio(0.8) },
 } as const satisfies Record<string, FigureSpec>;
 
 export type FigureKey = keyof typeof FIGURES;
