@@ -11,6 +11,7 @@ export const BENCH_NAMES = [
   'client',
   'create',
   'fetch',
+  'hono',
   'next',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
@@ -71,6 +72,9 @@ export const FIGURES = {
   // same server, and its session creation against the Express kit's.
   'fetch.gate.visitVsPlainFetch': { bench: 'fetch', unit: '×', goal: ratio(0.9) },
   'fetch.createRatioVsExpress': { bench: 'fetch', unit: '×', goal: ratio(0.9) },
+  // @verify-kit/hono on @hono/node-server (issue 32): requireApproved() inside a visit against a plain
+  // Hono route of the same app.
+  'hono.gate.visitVsPlainHono': { bench: 'hono', unit: '×', goal: ratio(0.9) },
   // @verify-kit/next on `next start` (issue 32): kit.requireApproved() in the proxy ÷ a pass-through
   // proxy (NextResponse.next()), 50 anonymous visitors inside their visits.
   'next.gate.proxyVsPassThrough': { bench: 'next', unit: '×', goal: ratio(0.8) },

@@ -5,15 +5,11 @@ import {
   perRoundRatios,
   type Target,
   throughputRatio,
-  throughputRatioInterval,
 } from '../harness/throughput.js';
-import { approvedVisitors } from '../harness/users.js';
+import { measureVisitVsPlain, VISIT_LOAD, VISIT_USERS } from '../harness/visit-vs-plain.js';
 import type { Bench } from './bench.js';
 
-/** As the Express gate's visit figure (gate.ts): the pair alone, many rounds. */
-const VISIT_LOAD: LoadSettings = { connections: 10, durationSec: 1, rounds: 24, warmupSec: 1 };
 const CREATE_LOAD: LoadSettings = { connections: 10, durationSec: 1, rounds: 8, warmupSec: 1 };
-const USERS = 50;
 
 /**
  * Core's Fetch door on Node, as a Hono or Next.js app runs it (harness/fetch-app.ts): the default
@@ -25,14 +21,7 @@ export const bench: Bench = {
   async run({ log }) {
     return withStack({}, async (stack) => {
       const { url } = await stack.app.call('listenFetch');
-      const cookies = (await approvedVisitors(url, stack, USERS)).map((user) => user.cookie);
-      const at = (name: string, path: string): Target => ({
-        name,
-        url: `${url}${path}`,
-        headers: { accept: 'application/json' },
-        cookies,
-      });
-      const visit = await compareThroughput([at('plain', '/plain'), at('visit', '/visit')], VISIT_LOAD);
+      const visit = await measureVisitVsPlain(url, stack);
       const create = (name: string, base: string): Target => ({
         name,
         url: `${base}/identity/session`,
@@ -44,7 +33,7 @@ export const bench: Bench = {
         [create('express', stack.appUrl), create('fetch', url)],
         CREATE_LOAD,
       );
-      const visitVsPlain = throughputRatio(visit.visit!, visit.plain!);
+      const visitVsPlain = visit.ratio;
       const createVsExpress = throughputRatio(creations.fetch!, creations.express!);
       log(`  fetch door: visit/plain ${visitVsPlain}, creation fetch/express ${createVsExpress}`);
       return {
@@ -54,14 +43,14 @@ export const bench: Bench = {
         },
         details: {
           load: { visit: VISIT_LOAD, create: CREATE_LOAD },
-          users: USERS,
+          users: VISIT_USERS,
           ratio: 'median over rounds of (variant req/s / baseline req/s) of the same round',
           perRoundRatios: {
-            visitVsPlain: perRoundRatios(visit.visit!, visit.plain!),
+            visitVsPlain: visit.perRound,
             createVsExpress: perRoundRatios(creations.fetch!, creations.express!),
           },
-          visitInterval95: throughputRatioInterval(visit.visit!, visit.plain!),
-          requestsPerSec: { visit, creations },
+          visitInterval95: visit.interval95,
+          requestsPerSec: { visit: visit.requestsPerSec, creations },
         },
       };
     });

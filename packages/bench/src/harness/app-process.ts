@@ -5,11 +5,13 @@ import type { Listening } from '@verify-kit/testkit';
 import { type AppConfig, createBenchApp } from './app.js';
 import { serveCommands } from './child.js';
 import { serveFetchBenchApp } from './fetch-app.js';
+import { serveHonoBenchApp } from './hono-app.js';
 
 let bench: ReturnType<typeof createBenchApp> | undefined;
 let server: Server | undefined;
 let config: AppConfig | undefined;
 let fetchApp: Listening | undefined;
+let honoApp: Awaited<ReturnType<typeof serveHonoBenchApp>> | undefined;
 
 const commands = {
   /**
@@ -38,6 +40,12 @@ const commands = {
     fetchApp ??= await serveFetchBenchApp(config);
     return { url: fetchApp.url };
   },
+  /** The same on @verify-kit/hono (hono-app.ts), served by @hono/node-server in this process, on a port of its own. */
+  async listenHono() {
+    if (config === undefined) throw new Error('configure first');
+    honoApp ??= await serveHonoBenchApp(config);
+    return { url: honoApp.url };
+  },
   advanceClock: (ms: number) => bench?.advanceClock(ms),
   sessionCount: () => bench?.sessionCount() ?? 0,
   async close() {
@@ -45,6 +53,7 @@ const commands = {
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await bench?.close();
     await fetchApp?.close();
+    await honoApp?.close();
   },
 };
 
