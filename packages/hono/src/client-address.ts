@@ -6,7 +6,7 @@ export type ClientAddressOf<C extends Context = Context> = (c: C) => string | un
 
 /** What each runtime's adapter gives the app as `c.env` (the parts read here). */
 interface NodeBindings {
-  incoming?: { socket?: { remoteAddress?: string } };
+  incoming?: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> };
 }
 interface BunServer {
   requestIP?(request: Request): { address?: string } | null;
@@ -27,6 +27,20 @@ export const nodeClientAddress: ClientAddressOf = (c) => {
   const bindings = (env?.server ?? env) as NodeBindings | undefined;
   return bindings?.incoming?.socket?.remoteAddress;
 };
+
+/**
+ * @hono/node-server: the request's headers straight from Node's IncomingMessage. Its `c.req.raw`
+ * makes a whole `Request` (every header copied) the first time it is read; the gate needs one header.
+ */
+export function nodeHeaders(c: Context): ((name: string) => string | undefined) | undefined {
+  const env = bindingsOf(c);
+  const headers = ((env?.server ?? env) as NodeBindings | undefined)?.incoming?.headers;
+  if (headers === undefined) return undefined;
+  return (name) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+}
 
 /** Bun.serve: `server.requestIP(request)` (the server is the fetch handler's second argument). */
 export const bunClientAddress: ClientAddressOf = (c) => {

@@ -10,8 +10,9 @@ import {
   VerifyKitError,
 } from '@verify-kit/core';
 import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
+import { getRuntimeKey } from 'hono/adapter';
 import { basePath as mountOf } from 'hono/route';
-import { type ClientAddressOf, runtimeClientAddress } from './client-address.js';
+import { type ClientAddressOf, nodeHeaders, runtimeClientAddress } from './client-address.js';
 
 /** Where `kit.router` answers unless `basePath` says otherwise: `app.route('/identity', kit.router)`. */
 export const DEFAULT_BASE_PATH = '/identity';
@@ -81,6 +82,8 @@ function make<E extends Env>(options: VerifyKitOptions<E>, runtime: KitRuntime) 
   const kit = createCoreKit<Context<E>>({ ...engine, basePath } as CoreOptions<Context<E>>, runtime);
   const logger = options.logger ?? defaultLogger;
   const addressOf = clientAddress ?? runtimeClientAddress();
+  // On Node the gate reads its headers from the IncomingMessage, not from c.req.raw (made when read).
+  const readHeaders = getRuntimeKey() === 'node' ? nodeHeaders : undefined;
   const warned = new Set<string>();
   const warnOnce = (key: string, message: string) => {
     if (warned.has(key)) return;
@@ -92,7 +95,12 @@ function make<E extends Env>(options: VerifyKitOptions<E>, runtime: KitRuntime) 
     }
   };
 
-  function contextOf(c: Context<E>): RequestContext {
+  /**
+   * What core is told of the request: the client address, Hono's Context for accountOf, and for the
+   * router only (a webhook's work after its 204) Workers' waitUntil. The request's signal is core's
+   * to read when a long-poll needs it (@hono/node-server makes one per request once it is read).
+   */
+  function contextOf(c: Context<E>, router = false): RequestContext {
     const address = addressOf?.(c as Context & Context<E>);
     if (address === undefined && clientAddress === undefined && isProduction()) {
       warnOnce(
@@ -100,7 +108,8 @@ function make<E extends Env>(options: VerifyKitOptions<E>, runtime: KitRuntime) 
         'clientAddress: this runtime gives no client address, so every client counts in one shared bucket for the limits; pass createVerifyKit({ clientAddress: (c) => … }) (behind a proxy: the header it sets)',
       );
     }
-    return { clientAddress: address, raw: c, signal: c.req.raw.signal, waitUntil: waitUntilOf(c) };
+    if (router) return { clientAddress: address, raw: c, waitUntil: waitUntilOf(c) };
+    return { clientAddress: address, raw: c, header: readHeaders?.(c) };
   }
 
   return { kit, basePath, contextOf, warnOnce };
@@ -139,7 +148,7 @@ export function createVerifyKit<E extends Env = Env>(
       warnOnce(`mount:${mount}`, message);
       return c.json({ error: { code: 'INTERNAL_ERROR', message } }, 500);
     }
-    return kit.handle(c.req.raw, contextOf(c));
+    return kit.handle(c.req.raw, contextOf(c, true));
   });
 
   return {
@@ -149,12 +158,15 @@ export function createVerifyKit<E extends Env = Env>(
         const { kit, contextOf } = madeFor(c);
         const result = await kit.gate(c.req.raw, rules, contextOf(c));
         if (result.kind !== 'granted') return result.response;
+        const cookies = result.headers.getSetCookie();
+        // Inside a visit the gate seldom sets a cookie: then it adds nothing to the answer.
+        if (cookies.length === 0) return next();
         // The visitor's cookie: on the prepared headers, which c.text/c.json/c.html/… take…
         applyHeaders(c, result.headers);
         await next();
         // …and on a Response the handler built itself, which does not take them.
         const sent = new Set(c.res.headers.getSetCookie());
-        for (const cookie of result.headers.getSetCookie()) {
+        for (const cookie of cookies) {
           if (!sent.has(cookie)) c.header('set-cookie', cookie, { append: true });
         }
       };

@@ -6,7 +6,7 @@ import { type GateRules, parseGateRules } from '../answers/gate-rules.js';
 import { isThenable } from '../shared/maybe.js';
 import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
-import { isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
+import { headerOf, isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
 import { toResponse } from './respond.js';
 import { SealedVisitor, type VisitorCookies } from './visitor.js';
 
@@ -23,9 +23,9 @@ export type GateResult =
 /** A grant asks nothing of the request. */
 const NOT_ASKED: GatedRequest = { navigation: () => false, returnTo: () => undefined };
 
-function gatedRequest(request: Request): GatedRequest {
+function gatedRequest(request: Request, context: RequestContext): GatedRequest {
   return {
-    navigation: () => isNavigation(request.method, (name) => request.headers.get(name) ?? undefined),
+    navigation: () => isNavigation(request.method, headerOf(request, context)),
     returnTo: () => {
       const url = new URL(request.url);
       return sameOriginPath(url.pathname + url.search);
@@ -66,7 +66,7 @@ export function createGate(core: KitCore, cookies: VisitorCookies) {
     let outcome: ReturnType<typeof gateOutcome>;
     let visitor: SealedVisitor | undefined;
     try {
-      const found = SealedVisitor.of(core.bindings, cookies, request.headers, https);
+      const found = SealedVisitor.of(core.bindings, cookies, headerOf(request, context)('cookie'), https);
       visitor = isThenable(found) ? await found : found;
       const decided = core.decide(kitRequestOf(request, context, visitor), decideOptions);
       // Inside a visit with a store of this process the verdict is there at once: no step of waiting.
@@ -74,7 +74,7 @@ export function createGate(core: KitCore, cookies: VisitorCookies) {
       outcome = gateOutcome(
         core,
         verdict,
-        verdict.kind === 'granted' ? NOT_ASKED : gatedRequest(request),
+        verdict.kind === 'granted' ? NOT_ASKED : gatedRequest(request, context),
         redirectTo,
       );
     } catch (error) {

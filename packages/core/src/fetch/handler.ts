@@ -7,7 +7,7 @@ import { ERROR_CODE } from '../shared/errors.js';
 import { type HeaderOf, isCrossSite, isJsonContentType } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
 import { readBody, readJson } from './body.js';
-import { isHttps, kitRequestOf, type RequestContext, signalOf } from './kit-request.js';
+import { headerOf, isHttps, kitRequestOf, type RequestContext, signalOf } from './kit-request.js';
 import { toResponse } from './respond.js';
 import { SealedVisitor, type VisitorCookies } from './visitor.js';
 
@@ -35,8 +35,8 @@ function routeOf(pathname: string, basePath: string): Route | undefined {
 }
 
 /** The request's header; Host from the URL when the runtime keeps it there (a Fetch Request may). */
-function headerOf(request: Request, url: URL): HeaderOf {
-  return (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined);
+function withHost(header: HeaderOf, url: URL): HeaderOf {
+  return (name) => header(name) ?? (name === 'host' ? url.host : undefined);
 }
 
 /**
@@ -61,11 +61,16 @@ export function createHandler(core: KitCore, basePath: string, cookies: VisitorC
       }
       return { answer, cookies: [] };
     }
-    const visitor = await SealedVisitor.of(core.bindings, cookies, request.headers, https);
+    const visitor = await SealedVisitor.of(
+      core.bindings,
+      cookies,
+      headerOf(request, context)('cookie'),
+      https,
+    );
     const kreq = kitRequestOf(request, context, visitor);
     let answered: Answer | undefined;
     if (route === 'session') {
-      const header = headerOf(request, url);
+      const header = withHost(headerOf(request, context), url);
       answered = await answerSession(core, kreq, {
         crossSite: isCrossSite(header),
         json: isJsonContentType(header),

@@ -17,6 +17,17 @@ export interface RequestContext {
   waitUntil?: ((work: Promise<unknown>) => void) | undefined;
   /** The request came over https; default its URL's scheme (behind a proxy: say so here). */
   https?: boolean | undefined;
+  /**
+   * The request's header by lower-case name, where the server has a cheaper way than
+   * `request.headers` (Node's IncomingMessage under @hono/node-server, whose `Request` is made
+   * only when read); default `request.headers`.
+   */
+  header?: ((name: string) => string | undefined) | undefined;
+}
+
+/** The request's header by lower-case name. */
+export function headerOf(request: Request, context: RequestContext): (name: string) => string | undefined {
+  return context.header ?? ((name) => request.headers.get(name) ?? undefined);
 }
 
 export function isHttps(request: Request, context: RequestContext): boolean {
@@ -29,14 +40,19 @@ export function signalOf(request: Request, context: RequestContext): AbortSignal
 
 /** The engine's view of a Fetch request: its visitor is the sealed cookie's. */
 export function kitRequestOf(request: Request, context: RequestContext, visitor: SealedVisitor): KitRequest {
-  const signal = signalOf(request, context);
+  let address: string | undefined;
   return {
     raw: context.raw ?? request,
-    address: normalizeAddress(context.clientAddress),
+    // Read when a limit counts (an IPv6 address is parsed for its /64), not for every gated request.
+    get address() {
+      address ??= normalizeAddress(context.clientAddress);
+      return address;
+    },
     get sessionKey() {
       return visitor.sessionKey;
     },
     visitor,
-    present: async () => !signal.aborted,
+    // The signal is read only here: some servers make one per request once it is read.
+    present: async () => !signalOf(request, context).aborted,
   };
 }

@@ -7,7 +7,7 @@ import { type KitHealth, readHealth } from '../wiring/health.js';
 import { type VerifyKitOptions as EngineOptions, resolveOptions } from '../wiring/options.js';
 import { createGate, type GateResult } from './gate.js';
 import { createHandler } from './handler.js';
-import { isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
+import { headerOf, isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
 import { type FetchOptions, parseFetchOptions } from './options.js';
 import { SealedVisitor, VisitorCookies } from './visitor.js';
 
@@ -77,7 +77,12 @@ export function createVerifyKit<Req = Request>(
   ): Promise<{ result: T; headers: Headers }> {
     core.assertOpen();
     const https = isHttps(request, context);
-    const visitor = await SealedVisitor.of(core.bindings, cookies, request.headers, https);
+    const visitor = await SealedVisitor.of(
+      core.bindings,
+      cookies,
+      headerOf(request, context)('cookie'),
+      https,
+    );
     const result = await work(kitRequestOf(request, context, visitor));
     const headers = new Headers();
     const cookie = await visitor.setCookie(cookies, https);

@@ -4,7 +4,7 @@ import type { VisitMarker, Visitor } from '../bindings/kit-request.js';
 import { markerOf, VISIT_KEY } from '../decisions/visit-marker.js';
 import { BoundedMap } from '../shared/lru.js';
 import { andThen, type Maybe } from '../shared/maybe.js';
-import { readCookie, serializeClearCookie, serializeCookie } from '../web/cookie-header.js';
+import { cookieIn, serializeClearCookie, serializeCookie } from '../web/cookie-header.js';
 import { type CookieSecret, sealCookie, unsealCookie } from '../web/sealed-cookie.js';
 
 /** The anonymous visitor's cookie: sealed, `__Host-` over https (cookie-header.ts). */
@@ -103,10 +103,10 @@ export class SealedVisitor implements Visitor {
   static of(
     bindings: Bindings,
     cookies: VisitorCookies,
-    headers: Headers,
+    cookieHeader: string | null | undefined,
     secure: boolean,
   ): SealedVisitor | Promise<SealedVisitor> {
-    const text = readCookie(headers, VISITOR_COOKIE, { secure });
+    const text = cookieIn(cookieHeader, VISITOR_COOKIE, { secure });
     const known = cookies.known(text);
     if (known === undefined) return cookies.open(text).then((state) => SealedVisitor.#with(bindings, state));
     return SealedVisitor.#with(bindings, known);

@@ -67,9 +67,17 @@ function attributes({ secure }: CookieOptions): string {
  * header, or undefined. The first one wins when a browser sends several.
  */
 export function readCookie(headers: Headers, name: string, options: CookieOptions): string | undefined {
+  return cookieIn(headers.get('cookie'), name, options);
+}
+
+/** readCookie's answer from the `Cookie` header's value (null or undefined: none). */
+export function cookieIn(
+  header: string | null | undefined,
+  name: string,
+  options: CookieOptions,
+): string | undefined {
   const wanted = cookieName(name, options);
-  const header = headers.get('cookie');
-  if (header === null) return undefined;
+  if (header === null || header === undefined) return undefined;
   for (const pair of header.split(';')) {
     const equals = pair.indexOf('=');
     if (equals === -1 || pair.slice(0, equals).trim() !== wanted) continue;
