@@ -108,7 +108,12 @@ export class Bindings {
    * The first approval seen by a request that proved an anonymous binding: its session moves to a
    * new id (sent on this response only). Accounts keep theirs: their sign-in is the app's.
    */
-  approved(req: KitRequest, owner: Owner, binding: VerificationBinding, at: number): Maybe<void> {
+  approved(
+    req: KitRequest,
+    owner: Owner,
+    binding: VerificationBinding,
+    at: number,
+  ): Promise<void> | undefined {
     if (owner.accountId !== undefined || binding.approvedAt !== undefined) return;
     return req.visitor.approve(binding, new Date(at).toISOString());
   }

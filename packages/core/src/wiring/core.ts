@@ -52,6 +52,20 @@ export interface ShellParts {
 
 export type Lookup = Found | { owner: Owner; binding: undefined };
 
+/** A bound verification with the status a decision acted on; its view made only when read. */
+class FoundVerification implements Found {
+  constructor(
+    private readonly core: KitCore,
+    readonly owner: Owner,
+    readonly binding: VerificationBinding,
+    readonly identification: Identification,
+  ) {}
+
+  get view(): StatusResponseBody {
+    return this.core.describe(this.binding, this.identification);
+  }
+}
+
 /** Everything the routes and the gate share; one per createVerifyKit call. */
 export class KitCore {
   readonly log: Log;
@@ -295,24 +309,13 @@ export class KitCore {
       identificationId: binding.identificationId,
       found,
     };
-    return andThen(this.approvedBy(req, found, decided.visit), () => granted);
+    const moved = this.approvedBy(req, found, decided.visit);
+    return moved === undefined ? granted : moved.then(() => granted);
   }
 
   /** A verdict's verification; its view is worked out when asked for (a grant seldom needs it). */
-  #found(
-    owner: Owner,
-    binding: VerificationBinding,
-    identification: Identification = { id: binding.identificationId, status: 'APPROVED' },
-  ): Found {
-    const describe = () => this.describe(binding, identification);
-    return {
-      owner,
-      binding,
-      identification,
-      get view() {
-        return describe();
-      },
-    };
+  #found(owner: Owner, binding: VerificationBinding, identification: Identification): Found {
+    return new FoundVerification(this, owner, binding, identification);
   }
 
   /**
@@ -345,11 +348,17 @@ export class KitCore {
    * A proven request saw its verification approved: the session id moves (anonymous, first time),
    * then the visit this read started is entered in the session (the moved one).
    */
-  approvedBy(req: KitRequest, found: Found, visit?: VisitMarker): Maybe<void> {
-    if (!isApproved(found.identification.status)) return;
-    return andThen(this.bindings.approved(req, found.owner, found.binding, this.now()), () => {
+  approvedBy(req: KitRequest, found: Found, visit?: VisitMarker): Promise<void> | undefined {
+    if (!isApproved(found.identification.status)) return undefined;
+    const moved = this.bindings.approved(req, found.owner, found.binding, this.now());
+    const enter = () => {
       if (visit !== undefined) this.decisions.enter(req, visit);
-    });
+    };
+    if (moved === undefined) {
+      enter();
+      return undefined;
+    }
+    return moved.then(enter);
   }
 
   /** `mountPath`: where the routes answer (the QR image's URL is under it). */

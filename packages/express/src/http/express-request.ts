@@ -32,54 +32,74 @@ function visitSessionOf(req: Request): VisitSession | undefined {
   return typeof session === 'object' && session !== null ? (session as unknown as VisitSession) : undefined;
 }
 
-/** The browser session as express-session holds it, proven by the binding secret's cookie. */
-function expressVisitor(req: Request, res: Response | undefined): Visitor {
-  return {
-    binding() {
-      const binding = readSessionBinding(req);
-      return binding !== undefined && proves(req, binding.proof) ? binding : undefined;
-    },
-    heldBinding: () => readSessionBinding(req),
-    async bind(binding: VerificationBinding) {
-      if (res === undefined) throw new TypeError('binding a verification needs the response');
-      const proof = issueProof(req, res, sessionOf(req));
+/**
+ * The browser session as express-session holds it, proven by the binding secret's cookie. A class:
+ * a gated request makes one, and its methods are not made again for each.
+ */
+class ExpressVisitor implements Visitor {
+  constructor(
+    private readonly req: Request,
+    private readonly res: Response | undefined,
+  ) {}
+
+  binding(): VerificationBinding | undefined {
+    const binding = readSessionBinding(this.req);
+    return binding !== undefined && proves(this.req, binding.proof) ? binding : undefined;
+  }
+
+  heldBinding(): VerificationBinding | undefined {
+    return readSessionBinding(this.req);
+  }
+
+  async bind(binding: VerificationBinding): Promise<void> {
+    const { req, res } = this;
+    if (res === undefined) throw new TypeError('binding a verification needs the response');
+    const proof = issueProof(req, res, sessionOf(req));
+    await moveSession(req, (session) => {
+      session.verifyKit = { ...binding, proof };
+    });
+  }
+
+  async approve(binding: VerificationBinding, approvedAt: string): Promise<void> {
+    const { req } = this;
+    if (req.res?.headersSent) return;
+    const oldId = sessionIdOf(req) ?? '';
+    if (approving.has(oldId)) return;
+    approving.add(oldId);
+    try {
       await moveSession(req, (session) => {
-        session.verifyKit = { ...binding, proof };
+        session.verifyKit = { ...binding, approvedAt };
       });
-    },
-    async approve(binding: VerificationBinding, approvedAt: string) {
-      if (req.res?.headersSent) return;
-      const oldId = sessionIdOf(req) ?? '';
-      if (approving.has(oldId)) return;
-      approving.add(oldId);
-      try {
-        await moveSession(req, (session) => {
-          session.verifyKit = { ...binding, approvedAt };
-        });
-      } finally {
-        approving.delete(oldId);
-      }
-    },
-    forget() {
-      const session = sessionOf(req);
-      if (session.verifyKit !== undefined) delete session.verifyKit;
-      if (res !== undefined && !res.headersSent) clearProof(req, res);
-    },
-    visit: () => markerOf(visitSessionOf(req)),
-    setVisit(marker: VisitMarker | undefined) {
-      const session = visitSessionOf(req);
-      if (session === undefined) return;
-      if (marker !== undefined) session[VISIT_KEY] = marker;
-      else if (VISIT_KEY in session) delete session[VISIT_KEY];
-    },
-    clientId() {
-      const id = (visitSessionOf(req) as WithClient | undefined)?.verifyKitClient;
-      return typeof id === 'string' ? id : undefined;
-    },
-    setClientId(id: string) {
-      (sessionOf(req) as WithClient).verifyKitClient = id;
-    },
-  };
+    } finally {
+      approving.delete(oldId);
+    }
+  }
+
+  forget(): void {
+    const session = sessionOf(this.req);
+    if (session.verifyKit !== undefined) delete session.verifyKit;
+    if (this.res !== undefined && !this.res.headersSent) clearProof(this.req, this.res);
+  }
+
+  visit(): VisitMarker | undefined {
+    return markerOf(visitSessionOf(this.req));
+  }
+
+  setVisit(marker: VisitMarker | undefined): void {
+    const session = visitSessionOf(this.req);
+    if (session === undefined) return;
+    if (marker !== undefined) session[VISIT_KEY] = marker;
+    else if (VISIT_KEY in session) delete session[VISIT_KEY];
+  }
+
+  clientId(): string | undefined {
+    const id = (visitSessionOf(this.req) as WithClient | undefined)?.verifyKitClient;
+    return typeof id === 'string' ? id : undefined;
+  }
+
+  setClientId(id: string): void {
+    (sessionOf(this.req) as WithClient).verifyKitClient = id;
+  }
 }
 
 /**
@@ -105,18 +125,32 @@ function addressOf(req: Request): string {
 }
 
 /** The engine's view of an Express request; `res` where the answer may set cookies. */
+class ExpressRequest implements KitRequest {
+  readonly visitor: ExpressVisitor;
+  /** The session id the request came with (an approval may move the session during the request). */
+  readonly sessionKey: string | undefined;
+  #address: string | undefined;
+
+  constructor(
+    readonly raw: Request,
+    private readonly res: Response | undefined,
+  ) {
+    this.visitor = new ExpressVisitor(raw, res);
+    this.sessionKey = sessionIdOf(raw);
+  }
+
+  get address(): string {
+    this.#address ??= addressOf(this.raw);
+    return this.#address;
+  }
+
+  present(): Promise<boolean> {
+    return present(this.raw, this.res);
+  }
+}
+
 export function kitRequestOf(req: Request, res?: Response): KitRequest {
-  let address: string | undefined;
-  return {
-    raw: req,
-    get address() {
-      address ??= addressOf(req);
-      return address;
-    },
-    sessionKey: sessionIdOf(req),
-    visitor: expressVisitor(req, res ?? req.res),
-    present: () => present(req, res ?? req.res),
-  };
+  return new ExpressRequest(req, res ?? req.res);
 }
 
 /** The request's header by lower-case name (the first, for a repeated one Node keeps as a list). */
