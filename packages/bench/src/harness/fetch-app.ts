@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { createVerifyKit } from '@verify-kit/core';
 import { countInNode } from '@verify-kit/core/redis';
 import { type Listening, serveFetch } from '@verify-kit/testkit';
 import type { AppConfig } from './app.js';
+import { benchKitOptions } from './kit-options.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -16,18 +16,7 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
  */
 export async function serveFetchBenchApp(config: AppConfig): Promise<Listening> {
   const kit = createVerifyKit(
-    {
-      baseUrl: config.upstreamUrl,
-      apiKey: config.apiKey,
-      workflowId: 'default',
-      basePath: '/identity',
-      secret: randomBytes(32).toString('base64url'),
-      sessionLimit: false,
-      upstreamReadsPerSecond: 100_000,
-      readLimit: { perClient: 10_000, perIp: 1_000_000 },
-      ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
-      ...(config.maxReadsPerSecond ? { maxReadsPerSecond: config.maxReadsPerSecond } : {}),
-    },
+    { ...benchKitOptions(config), basePath: '/identity' },
     { countIn: countInNode },
   );
   const handled = () => new Response(JSON.stringify({ ok: true }), { headers: JSON_HEADERS });

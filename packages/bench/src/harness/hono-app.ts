@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { createVerifyKit } from '@verify-kit/hono';
 import { countInNode } from '@verify-kit/hono/redis';
 import { type Context, Hono } from 'hono';
 import type { AppConfig } from './app.js';
+import { benchKitOptions } from './kit-options.js';
 
 /**
  * The integrator's app on Hono, served on Node by @hono/node-server: the README's lines with two
@@ -16,20 +16,7 @@ import type { AppConfig } from './app.js';
  *   budget a load from one address would meet); Node's counters, as the README's Redis setup passes them.
  */
 export async function serveHonoBenchApp(config: AppConfig): Promise<{ url: string; close(): Promise<void> }> {
-  const kit = createVerifyKit(
-    {
-      baseUrl: config.upstreamUrl,
-      apiKey: config.apiKey,
-      workflowId: 'default',
-      secret: randomBytes(32).toString('base64url'),
-      sessionLimit: false,
-      upstreamReadsPerSecond: 100_000,
-      readLimit: { perClient: 10_000, perIp: 1_000_000 },
-      ...(config.webhookSecret ? { webhookSecret: config.webhookSecret } : {}),
-      ...(config.maxReadsPerSecond ? { maxReadsPerSecond: config.maxReadsPerSecond } : {}),
-    },
-    { countIn: countInNode },
-  );
+  const kit = createVerifyKit(benchKitOptions(config), { countIn: countInNode });
   const handled = (c: Context) => c.json({ ok: true });
   const app = new Hono();
   app.route('/identity', kit.router);
