@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isApproved } from '../src/index.js';
-import { CLIENTS, client, clientWith, upstream, useFakeUpstream } from './helpers/client-fixture.js';
+import { client, clientWith, describeEachClient, upstream } from './helpers/client-fixture.js';
 import { json } from './helpers/fake-upstream.js';
 import {
   API_KEY,
@@ -10,9 +10,7 @@ import {
   sessionRequest,
 } from './helpers/sample-session.js';
 
-describe.each(CLIENTS)('$name client', ({ create }) => {
-  useFakeUpstream(create);
-
+describeEachClient(() => {
   describe('answers of each method', () => {
     it('createSession POSTs the validated JSON body with the key, and returns the parsed answer', async () => {
       upstream.answer(json(201, sessionAnswer(upstream.url)));

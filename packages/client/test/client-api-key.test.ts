@@ -1,20 +1,11 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { isVerifyKitError, type VerifyKitError } from '../src/index.js';
-import {
-  CLIENTS,
-  client,
-  clientWith,
-  failureOf,
-  upstream,
-  useFakeUpstream,
-} from './helpers/client-fixture.js';
+import { client, clientWith, describeEachClient, failureOf, upstream } from './helpers/client-fixture.js';
 import { closedPortUrl, json, text } from './helpers/fake-upstream.js';
 import { API_KEY, IDENTIFICATION_ID } from './helpers/sample-session.js';
 
-describe.each(CLIENTS)('$name client', ({ create }) => {
-  useFakeUpstream(create);
-
+describeEachClient(({ create }) => {
   describe('the API key never leaks', () => {
     function expectNoKey(error: unknown) {
       expect(isVerifyKitError(error)).toBe(true);

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CLIENTS,
-  client,
-  clientWith,
-  failureOf,
-  upstream,
-  useFakeUpstream,
-} from './helpers/client-fixture.js';
+import { client, clientWith, describeEachClient, failureOf, upstream } from './helpers/client-fixture.js';
 import { closedPortUrl, json, silence } from './helpers/fake-upstream.js';
 import { IDENTIFICATION_ID, sessionRequest } from './helpers/sample-session.js';
 
-describe.each(CLIENTS)('$name client', ({ create }) => {
-  useFakeUpstream(create);
-
+describeEachClient(() => {
   describe('no answer', () => {
     it('slow headers: UPSTREAM_TIMEOUT, also after the read retries', async () => {
       const hasty = clientWith({ timeoutMs: 100, retries: 1, retryBaseMs: 1 });

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CLIENTS,
-  client,
-  clientWith,
-  failureOf,
-  upstream,
-  useFakeUpstream,
-} from './helpers/client-fixture.js';
+import { client, clientWith, describeEachClient, failureOf, upstream } from './helpers/client-fixture.js';
 import { json, silence, text } from './helpers/fake-upstream.js';
 import { IDENTIFICATION_ID, sessionAnswer, sessionRequest } from './helpers/sample-session.js';
 
-describe.each(CLIENTS)('$name client', ({ create }) => {
-  useFakeUpstream(create);
-
+describeEachClient(() => {
   describe('retries of reads', () => {
     it('a read is retried after a 503 and then succeeds', async () => {
       upstream.answer(text(503, 'busy'), json(200, { id: IDENTIFICATION_ID, status: 'APPROVED' }));

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENTS, client, failureOf, upstream, useFakeUpstream } from './helpers/client-fixture.js';
+import { client, describeEachClient, failureOf, upstream } from './helpers/client-fixture.js';
 import { json, text } from './helpers/fake-upstream.js';
 import { IDENTIFICATION_ID, sessionAnswer, sessionRequest } from './helpers/sample-session.js';
 
-describe.each(CLIENTS)('$name client', ({ create }) => {
-  useFakeUpstream(create);
-
+describeEachClient(() => {
   describe('status mapping: error statuses', () => {
     it.each([
       [400, 'UPSTREAM_BAD_REQUEST'],

@@ -2,9 +2,9 @@ import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { type CreateSessionRequest, createClient, VerifyKitError } from '../src/index.js';
 import {
-  CLIENTS,
   client,
   clientWith,
+  describeEachClient,
   failureOf,
   upstream,
   useFakeUpstream,
@@ -12,9 +12,7 @@ import {
 import { json } from './helpers/fake-upstream.js';
 import { API_KEY, IDENTIFICATION_ID } from './helpers/sample-session.js';
 
-describe.each(CLIENTS)('$name client', ({ name, create }) => {
-  useFakeUpstream(create);
-
+describeEachClient(({ name, create }) => {
   describe('request validation happens before any network call', () => {
     it.each([
       ['no contact with sendOTP true', { workflowId: 'default', locale: 'en' }, 'email'],

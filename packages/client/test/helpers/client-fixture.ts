@@ -1,7 +1,7 @@
 // What the client tests share: a fresh fake upstream and a client bound to it for every test, made
 // by each of the two clients in turn (CLIENTS), so every behaviour is checked over undici and fetch.
 import { inspect } from 'node:util';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, describe } from 'vitest';
 import { createFetchClient, type FetchClientOptions } from '../../src/fetch.js';
 import { type ClientOptions, createClient, type VerifyClient, VerifyKitError } from '../../src/index.js';
 import { type FakeUpstream, startFakeUpstream } from './fake-upstream.js';
@@ -11,8 +11,13 @@ import { API_KEY } from './sample-session.js';
 export type AnyClientOptions = ClientOptions & FetchClientOptions;
 export type ClientFactory = (options: AnyClientOptions) => VerifyClient;
 
+export interface ClientKind {
+  name: 'undici' | 'fetch';
+  create: ClientFactory;
+}
+
 /** Both clients, for `describe.each(CLIENTS)('$name', ({ create }) => …)`. */
-export const CLIENTS: readonly { name: 'undici' | 'fetch'; create: ClientFactory }[] = [
+export const CLIENTS: readonly ClientKind[] = [
   { name: 'undici', create: createClient },
   { name: 'fetch', create: createFetchClient },
 ];
@@ -36,6 +41,17 @@ export function useFakeUpstream(factory: ClientFactory = createClient): void {
   afterEach(async () => {
     await client.close();
     await upstream.close();
+  });
+}
+
+/**
+ * The opening of every client behaviour file: `body`'s tests once per client (`'undici' client > …`,
+ * `'fetch' client > …`), each with a fresh fake upstream and a client of that kind (useFakeUpstream).
+ */
+export function describeEachClient(body: (kind: ClientKind) => void): void {
+  describe.each(CLIENTS)('$name client', (kind) => {
+    useFakeUpstream(kind.create);
+    body(kind);
   });
 }
 
