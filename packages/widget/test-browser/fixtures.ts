@@ -34,6 +34,14 @@ interface Fixtures {
   widget: Locator;
   /** Opens a test page of the stub (`stub.page(options)`) and waits until the element's title reads `shows`. */
   open: (options: PageOptions, shows: string) => Promise<void>;
+  /** Opens a page whose element waits for Start (polling every 50 ms once started) and waits until it shows it. */
+  openIdle: () => Promise<void>;
+  /** Opens a page whose element starts at once (polling every 50 ms) and waits until it shows the QR code. */
+  openStarted: () => Promise<void>;
+  /** openStarted, the kit offering to send the link to `offers` (the person's own contacts, masked). */
+  openOffering: (offers: SendLinkOffer[]) => Promise<void>;
+  /** The kit reports the session approved; waits until the element shows it. */
+  kitApproves: () => Promise<void>;
 }
 
 // Each test page records the element's events (caught on `document`: they bubble and are composed)
@@ -71,6 +79,24 @@ export const test = base.extend<Fixtures>({
   },
   open: async ({ page, stub, widget }, use) => {
     await use((options, shows) => openShowing(page, stub, widget, options, shows));
+  },
+  openIdle: async ({ open }, use) => {
+    await use(() => open({ attrs: FAST }, en.idleTitle));
+  },
+  openStarted: async ({ open }, use) => {
+    await use(() => open({ attrs: FAST_START }, en.awaitingTitle));
+  },
+  openOffering: async ({ stub, openStarted }, use) => {
+    await use(async (offers) => {
+      stub.sendLink = offers;
+      await openStarted();
+    });
+  },
+  kitApproves: async ({ stub, widget }, use) => {
+    await use(async () => {
+      stub.setPhase('approved', 'APPROVED');
+      await expect(title(widget)).toHaveText(en.approvedTitle);
+    });
   },
 });
 
@@ -118,28 +144,6 @@ export function events(page: Page): Promise<RecordedEvent[]> {
 /** The types of the element's events so far, in order. */
 export async function eventTypes(page: Page): Promise<string[]> {
   return (await events(page)).map((event) => event.type);
-}
-
-/** Opens a page whose element starts at once (polling every 50 ms) and waits until it shows the QR code. */
-export function openStarted(page: Page, stub: StubServer, widget: Locator): Promise<void> {
-  return openShowing(page, stub, widget, { attrs: FAST_START }, en.awaitingTitle);
-}
-
-/** openStarted, the kit offering to send the link to `offers` (the person's own contacts, masked). */
-export async function openOffering(
-  page: Page,
-  stub: StubServer,
-  widget: Locator,
-  offers: SendLinkOffer[],
-): Promise<void> {
-  stub.sendLink = offers;
-  await openStarted(page, stub, widget);
-}
-
-/** The kit reports the session approved; waits until the element shows it. */
-export async function kitApproves(stub: StubServer, widget: Locator): Promise<void> {
-  stub.setPhase('approved', 'APPROVED');
-  await expect(title(widget)).toHaveText(en.approvedTitle);
 }
 
 /** axe-core over the element: no violations, or the list of them named by rule and node. */

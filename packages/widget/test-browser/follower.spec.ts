@@ -4,9 +4,7 @@ import {
   eventTypes,
   expect,
   FAST_START,
-  kitApproves,
   kitError,
-  openStarted,
   SLOW_START,
   setHidden,
   test,
@@ -14,11 +12,11 @@ import {
 } from './fixtures.js';
 
 test('long-polls /status with wait and since, and shows a change as soon as the kit answers', async ({
-  page,
   stub,
   widget,
+  openStarted,
 }) => {
-  await openStarted(page, stub, widget);
+  await openStarted();
   await expect.poll(() => stub.inFlight).toBe(1);
   const held = stub.calls('/identity/status').at(-1)!;
   expect(held.method).toBe('GET');
@@ -32,14 +30,14 @@ test('long-polls /status with wait and since, and shows a change as soon as the 
 });
 
 test('falls back to plain polling when the kit answers at once, and still sees the change', async ({
-  page,
   stub,
-  widget,
+  openStarted,
+  kitApproves,
 }) => {
   stub.longPoll = false;
-  await openStarted(page, stub, widget);
+  await openStarted();
   await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(4);
-  await kitApproves(stub, widget);
+  await kitApproves();
 });
 
 test('backs off on 429 for as long as Retry-After says, without showing an error', async ({
@@ -65,7 +63,7 @@ test('backs off on 429 for as long as Retry-After says, without showing an error
 test('retries server errors with a growing backoff and recovers without an error', async ({
   page,
   stub,
-  widget,
+  kitApproves,
 }) => {
   stub.longPoll = false;
   for (let i = 0; i < 4; i++) stub.statusReplies.push(kitError(500, 'BOOM'));
@@ -74,7 +72,7 @@ test('retries server errors with a growing backoff and recovers without an error
   const calls = stub.calls('/identity/status');
   // Backoff 50·2ⁿ ms ±25%: after the 4th failure the element waits at least 400 × 0.75 ms.
   expect(calls[4]!.at - calls[3]!.answeredAt!).toBeGreaterThanOrEqual(300);
-  await kitApproves(stub, widget);
+  await kitApproves();
   expect(await eventTypes(page)).not.toContain('verify-identity-error');
 });
 
@@ -103,8 +101,10 @@ test('a 404 NO_VERIFICATION_SESSION while following (another tab rotated the coo
   page,
   stub,
   widget,
+  openStarted,
+  kitApproves,
 }) => {
-  await openStarted(page, stub, widget);
+  await openStarted();
   // The held long-poll answers the change; the call after it meets the 404.
   stub.statusReplies.push({
     status: 404,
@@ -113,12 +113,17 @@ test('a 404 NO_VERIFICATION_SESSION while following (another tab rotated the coo
   stub.setPhase('in_review', 'IN_AUTOMATIC_REVIEW');
   await expect(title(widget)).toHaveText(en.reviewTitle);
   await expect.poll(() => stub.statusReplies.length).toBe(0);
-  await kitApproves(stub, widget);
+  await kitApproves();
   expect(await eventTypes(page)).not.toContain('verify-identity-error');
 });
 
-test('two 404s in a row while following are an error, as before', async ({ page, stub, widget }) => {
-  await openStarted(page, stub, widget);
+test('two 404s in a row while following are an error, as before', async ({
+  page,
+  stub,
+  widget,
+  openStarted,
+}) => {
+  await openStarted();
   for (let i = 0; i < 2; i++)
     stub.statusReplies.push({
       status: 404,
@@ -184,6 +189,7 @@ test('never more than one request in flight: changes, slow answers, 429s, errors
   page,
   stub,
   widget,
+  kitApproves,
 }) => {
   stub.longPoll = false;
   stub.statusReplies.push({ delayMs: 300 }, kitError(429, 'RATE_LIMITED', '0'), kitError(500, 'BOOM'), {
@@ -203,7 +209,7 @@ test('never more than one request in flight: changes, slow answers, 429s, errors
   stub.longPoll = false;
   stub.setPhase('in_review');
   await expect(title(widget)).toHaveText(en.reviewTitle);
-  await kitApproves(stub, widget);
+  await kitApproves();
   expect(stub.calls('/identity/status').length).toBeGreaterThanOrEqual(8);
   expect(stub.maxInFlight).toBe(1);
 });

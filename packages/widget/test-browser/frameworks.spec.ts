@@ -1,6 +1,6 @@
 import { en } from '../src/strings.en.js';
 import type { VerifyIdentity } from '../src/verify-identity.js';
-import { bundle, expect, FAST, test, title } from './fixtures.js';
+import { bundle, expect, test, title } from './fixtures.js';
 
 // Frameworks that bind properties, not attributes, set `autoStart` once the element is attached:
 // the element starts then, as it does with the `auto-start` attribute.
@@ -21,9 +21,9 @@ test('a property binding (Vue): autoStart set after the element is attached star
   page,
   stub,
   widget,
-  open,
+  openIdle,
 }) => {
-  await open({ attrs: FAST }, en.idleTitle);
+  await openIdle();
   await page.evaluate(() => {
     document.querySelector('verify-identity')?.remove();
     const element = document.createElement('verify-identity');
@@ -39,9 +39,9 @@ test('autoStart set while a session is on screen starts nothing more', async ({
   page,
   stub,
   widget,
-  open,
+  openIdle,
 }) => {
-  await open({ attrs: FAST }, en.idleTitle);
+  await openIdle();
   await page.getByRole('button', { name: en.start }).click();
   await expect(title(widget)).toHaveText(en.awaitingTitle);
   await widget.evaluate((element: VerifyIdentity) => {

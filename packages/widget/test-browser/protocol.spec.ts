@@ -6,10 +6,7 @@ import {
   expectNoAxeViolations,
   FAST,
   FAST_START,
-  kitApproves,
   kitError,
-  openOffering,
-  openStarted,
   SLOW_START,
   shownCode,
   test,
@@ -23,10 +20,10 @@ const SMS: SendLinkOffer = { channel: 'sms', to: '•••••67' };
 test('409 SESSION_CREATION_IN_PROGRESS on start: asks again after Retry-After, without an error', async ({
   page,
   stub,
-  widget,
+  openStarted,
 }) => {
   stub.sessionReplies.push(kitError(409, 'SESSION_CREATION_IN_PROGRESS', '1'));
-  await openStarted(page, stub, widget);
+  await openStarted();
   const [busy, again] = stub.calls('/identity/session');
   expect(busy?.answeredStatus).toBe(409);
   expect(again!.at - busy!.answeredAt!).toBeGreaterThanOrEqual(950);
@@ -34,12 +31,11 @@ test('409 SESSION_CREATION_IN_PROGRESS on start: asks again after Retry-After, w
 });
 
 test('429 TOO_MANY_SESSIONS with a short Retry-After on start is honoured, then the session shows', async ({
-  page,
   stub,
-  widget,
+  openStarted,
 }) => {
   stub.sessionReplies.push(kitError(429, 'TOO_MANY_SESSIONS', '1'));
-  await openStarted(page, stub, widget);
+  await openStarted();
   const [limited, again] = stub.calls('/identity/session');
   expect(again!.at - limited!.answeredAt!).toBeGreaterThanOrEqual(950);
 });
@@ -47,10 +43,10 @@ test('429 TOO_MANY_SESSIONS with a short Retry-After on start is honoured, then 
 test('503 on start (a store restarting, an instance draining) is asked again after a backoff, without an error', async ({
   page,
   stub,
-  widget,
+  openStarted,
 }) => {
   stub.sessionReplies.push(kitError(503, 'BINDING_STORE_UNAVAILABLE'));
-  await openStarted(page, stub, widget);
+  await openStarted();
   const [failed, again] = stub.calls('/identity/session');
   expect(failed?.answeredStatus).toBe(503);
   // Backoff 1 s ±25%: never at once.
@@ -59,11 +55,11 @@ test('503 on start (a store restarting, an instance draining) is asked again aft
 });
 
 test('503 on a send is not asked again (the link may have gone out): it says so', async ({
-  page,
   stub,
   widget,
+  openOffering,
 }) => {
-  await openOffering(page, stub, widget, [EMAIL]);
+  await openOffering([EMAIL]);
   stub.sessionReplies.push(kitError(503, 'UPSTREAM_UNAVAILABLE'));
   await widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com` }).click();
   await expect(widget.getByRole('alert')).toHaveText(en.sendFailed);
@@ -94,27 +90,29 @@ test('429 TOO_MANY_LONG_POLLS with Retry-After 0 or -1 is retried after the back
 test('pollAfterMs from the kit: reads without wait (no long-poll) and still sees the change', async ({
   page,
   stub,
-  widget,
+  kitApproves,
 }) => {
   stub.pollAfterMs = 100;
   await page.goto(stub.page({ attrs: SLOW_START }));
   await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(2);
   for (const call of stub.calls('/identity/status')) expect(call.query.has('wait')).toBe(false);
-  await kitApproves(stub, widget);
+  await kitApproves();
 });
 
 test('manual review is its own state: a person checks, the page may be closed', async ({
   page,
   stub,
   widget,
+  openStarted,
+  kitApproves,
 }) => {
-  await openStarted(page, stub, widget);
+  await openStarted();
   stub.setPhase('in_review');
   await expect(title(widget)).toHaveText(en.reviewTitle);
   stub.setPhase('in_manual_review', 'IN_MANUAL_REVIEW');
   await expect(title(widget)).toHaveText(en.manualTitle);
   await expect(widget.getByText(en.manualText)).toBeVisible();
-  await kitApproves(stub, widget);
+  await kitApproves();
   expect(await eventTypes(page)).toEqual([
     'phase-change',
     'phase-change',
@@ -142,8 +140,8 @@ test('after a rejection: one Try again (a new session) and the product’s own h
   expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
 });
 
-test('no send-link part unless the kit offers a channel', async ({ page, stub, widget }) => {
-  await openStarted(page, stub, widget);
+test('no send-link part unless the kit offers a channel', async ({ widget, openStarted }) => {
+  await openStarted();
   await expect(widget.getByRole('button', { name: en.send })).toHaveCount(0);
   await expect(widget.locator('[part~="send-link"]')).toHaveCount(0);
 });
@@ -152,8 +150,9 @@ test('send the link by e-mail: no address field, the button names the masked con
   page,
   stub,
   widget,
+  openOffering,
 }) => {
-  await openOffering(page, stub, widget, [EMAIL]);
+  await openOffering([EMAIL]);
   // The browser never chooses the recipient: nothing to type it into.
   await expect(widget.getByRole('textbox')).toHaveCount(0);
   await expect(widget.locator('input')).toHaveCount(0);
@@ -174,11 +173,11 @@ test('send the link by e-mail: no address field, the button names the masked con
 });
 
 test('with e-mail and SMS both offered, one button each, named by its channel and contact', async ({
-  page,
   stub,
   widget,
+  openOffering,
 }) => {
-  await openOffering(page, stub, widget, [EMAIL, SMS]);
+  await openOffering([EMAIL, SMS]);
   await expect(
     widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com`, exact: true }),
   ).toHaveCount(1);
@@ -191,8 +190,9 @@ test('a refused send says so and keeps the session on screen; a long 429 says to
   page,
   stub,
   widget,
+  openOffering,
 }) => {
-  await openOffering(page, stub, widget, [EMAIL]);
+  await openOffering([EMAIL]);
   const send = widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com` });
   stub.sessionReplies.push(kitError(403, 'SEND_LINK_NO_CONTACT'));
   await send.click();
@@ -212,9 +212,10 @@ test('the send-link part passes axe-core offered, refused and sent, light and da
   page,
   stub,
   widget,
+  openOffering,
 }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
-  await openOffering(page, stub, widget, [EMAIL, SMS]);
+  await openOffering([EMAIL, SMS]);
   await expectNoAxeViolations(page, 'send-link offered (dark)');
   const send = widget.getByRole('button', { name: `${en.send} ${en.sms}: •••••67` });
   stub.sessionReplies.push(kitError(403, 'SEND_LINK_COUNTRY_NOT_ALLOWED'));

@@ -1,5 +1,5 @@
 import { en } from '../src/strings.en.js';
-import { expect, FAST, SLOW_START, test, title } from './fixtures.js';
+import { expect, SLOW_START, test, title } from './fixtures.js';
 
 /** Resolves once the QR <img> is in the element, decoded, with a picture in it. */
 function qrPainted(page: import('@playwright/test').Page) {
@@ -15,9 +15,9 @@ test('the QR is painted with one request after the click: the session answer car
   page,
   stub,
   widget,
-  open,
+  openIdle,
 }) => {
-  await open({ attrs: FAST }, en.idleTitle);
+  await openIdle();
   const requests: string[] = [];
   page.on('request', (request) => {
     // The status follower's read starts with the answer; it is not on the way to the QR.

@@ -5,8 +5,6 @@ import {
   expect,
   FAST,
   FAST_START,
-  kitApproves,
-  openStarted,
   SLOW_START,
   shownCode,
   test,
@@ -18,9 +16,9 @@ test('idle shows a Start button; Start creates the session and shows the QR, the
   page,
   stub,
   widget,
-  open,
+  openIdle,
 }) => {
-  await open({ attrs: FAST }, en.idleTitle);
+  await openIdle();
   expect(stub.calls()).toHaveLength(0);
 
   await page.getByRole('button', { name: en.start }).click();
@@ -58,6 +56,7 @@ test('follows the review to approval: events in order, the done slot, and no mor
   page,
   stub,
   widget,
+  kitApproves,
 }) => {
   await page.goto(
     stub.page({
@@ -71,7 +70,7 @@ test('follows the review to approval: events in order, the done slot, and no mor
 
   stub.setPhase('in_review', 'IN_MANUAL_REVIEW');
   await expect(title(widget)).toHaveText(en.reviewTitle);
-  await kitApproves(stub, widget);
+  await kitApproves();
   await expect(done).toBeVisible();
 
   const seen = (await events(page)).map((e) => [e.type, e.detail]);
@@ -93,8 +92,8 @@ test('follows the review to approval: events in order, the done slot, and no mor
   await expect(page).toHaveURL(/\/elsewhere$/);
 });
 
-test('rejected: says so, emits rejected and stops following', async ({ page, stub, widget }) => {
-  await openStarted(page, stub, widget);
+test('rejected: says so, emits rejected and stops following', async ({ page, stub, widget, openStarted }) => {
+  await openStarted();
   stub.setPhase('rejected', 'REJECTED');
   await expect(title(widget)).toHaveText(en.rejectedTitle);
   await expect(widget.getByText(en.rejectedText)).toBeVisible();
@@ -154,8 +153,8 @@ test('the time left ticks down, and at zero the element re-reads at once and sho
 });
 
 test.describe('resubmission required', () => {
-  test.beforeEach(async ({ page, stub, widget }) => {
-    await openStarted(page, stub, widget);
+  test.beforeEach(async ({ stub, openStarted }) => {
+    await openStarted();
     stub.setPhase('resubmission_required', 'RESUBMISSION_REQUIRED');
   });
 
