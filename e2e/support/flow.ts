@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
+import type { OutboxMessage } from '@verify-kit/sandbox/control';
+import { outbox, type SandboxControl } from './sandbox-control.js';
 
 /*
  * What a person does in the demo, as steps the scenarios share. Selectors are the ones a person
@@ -38,6 +40,12 @@ export async function submitDocument(app: FrameLocator | Page, choice: DocumentC
   await app.getByTestId('document-preset').selectOption(choice.preset ?? 'tr-id-card');
   await app.getByTestId('scenario').selectOption(choice.scenario ?? 'approve');
   await app.getByTestId('document-submit').click();
+}
+
+/** In the simulator (iframe or a phone page): type the one-time password `code` and send it. */
+export async function enterOtp(app: FrameLocator | Page, code: string): Promise<void> {
+  await app.getByTestId('otp-input').fill(code);
+  await app.getByTestId('otp-submit').click();
 }
 
 /** What the identity app opens for a deep link: the simulator's page of the session it names. */
@@ -101,6 +109,13 @@ export class DemoSite {
     await this.expectPhase('approved');
     await this.continueToAccount();
     return signedIn;
+  }
+
+  /** A new person signs in (signIn), then runs the playground's `preset` as `adjust` leaves it (runScenario). */
+  async signInToScenario(preset: Preset, adjust?: (page: Page) => Promise<void>): Promise<DemoPerson> {
+    const person = await this.signIn();
+    await this.runScenario(preset, adjust);
+    return person;
   }
 
   /** The playground, once its form holds the saved scenario and listens (before, a click is lost). */
@@ -196,6 +211,12 @@ export class DemoSite {
       identificationId: string;
     };
     return { verificationSessionId: url.split('/').pop() ?? '', identificationId };
+  }
+
+  /** What `sandbox` sent (links, one-time passwords) for the verification bound to this browser session. */
+  async messagesSent(sandbox: SandboxControl): Promise<OutboxMessage[]> {
+    const { verificationSessionId } = await this.boundIds();
+    return (await outbox(sandbox)).filter((m) => m.verificationSessionId === verificationSessionId);
   }
 
   async activity(): Promise<ActivityEntry[]> {

@@ -1,6 +1,5 @@
 import { expect, test } from '../support/fixtures.js';
-import { submitDocument } from '../support/flow.js';
-import { outbox } from '../support/sandbox-control.js';
+import { enterOtp, submitDocument } from '../support/flow.js';
 
 test('approve: sign in, verify on the phone beside the widget, reach the gated account page', async ({
   page,
@@ -27,60 +26,44 @@ test('approve: sign in, verify on the phone beside the widget, reach the gated a
 });
 
 test('approve after an OTP sent by e-mail', async ({ demo, site }) => {
-  const person = await site.signIn();
-  await site.runScenario('OTP by e-mail');
+  const person = await site.signInToScenario('OTP by e-mail');
   const app = site.phone;
   await expect(app.getByTestId('step-otp')).toBeVisible();
-  const { verificationSessionId } = await site.boundIds();
-  const messages = (await outbox(demo.sandbox)).filter(
-    (m) => m.verificationSessionId === verificationSessionId,
-  );
-  const otp = messages.find((m) => m.kind === 'otp');
+  const otp = (await site.messagesSent(demo.sandbox)).find((m) => m.kind === 'otp');
   expect(otp?.channel).toBe('email');
   expect(otp?.recipient).toBe(person.email);
 
-  await app.getByTestId('otp-input').fill(String(otp?.otp));
-  await app.getByTestId('otp-submit').click();
+  await enterOtp(app, String(otp?.otp));
   await submitDocument(app);
   await site.expectPhase('approved');
   await site.continueToAccount();
 });
 
 test('approve after an OTP sent by phone', async ({ demo, site }) => {
-  await site.signIn();
-  await site.runScenario('OTP by phone', async (p) => {
+  await site.signInToScenario('OTP by phone', async (p) => {
     await p.getByLabel('Phone number', { exact: true }).fill('+90 555 010 12 34');
   });
   const app = site.phone;
   await expect(app.getByTestId('step-otp')).toBeVisible();
-  const { verificationSessionId } = await site.boundIds();
-  const otp = (await outbox(demo.sandbox)).find(
-    (m) => m.verificationSessionId === verificationSessionId && m.kind === 'otp',
-  );
+  const otp = (await site.messagesSent(demo.sandbox)).find((m) => m.kind === 'otp');
   expect(otp?.channel).toBe('sms');
   expect(String(otp?.recipient).replace(/\D/g, '')).toBe('905550101234');
 
   // A wrong code first: refused, and the person can try again.
-  await app.getByTestId('otp-input').fill(otp?.otp === '000000' ? '111111' : '000000');
-  await app.getByTestId('otp-submit').click();
+  await enterOtp(app, otp?.otp === '000000' ? '111111' : '000000');
   await expect(app.getByTestId('error')).toBeVisible();
-  await app.getByTestId('otp-input').fill(String(otp?.otp));
-  await app.getByTestId('otp-submit').click();
+  await enterOtp(app, String(otp?.otp));
   await submitDocument(app);
   await site.expectPhase('approved');
   await site.continueToAccount();
 });
 
 test('contact-less: no contact detail, no message sent, straight to the document', async ({ demo, site }) => {
-  await site.signIn();
-  await site.runScenario('Contact-less');
+  await site.signInToScenario('Contact-less');
   const app = site.phone;
   await expect(app.getByTestId('step-document')).toBeVisible();
   await expect(app.getByTestId('step-otp')).toBeHidden();
-  const { verificationSessionId } = await site.boundIds();
-  expect(
-    (await outbox(demo.sandbox)).filter((m) => m.verificationSessionId === verificationSessionId),
-  ).toEqual([]);
+  expect(await site.messagesSent(demo.sandbox)).toEqual([]);
 
   await submitDocument(app);
   await site.expectPhase('approved');

@@ -43,8 +43,7 @@ test('Turkish criteria met accent-insensitively: “ŞEYMA IŞIK” on the card,
 });
 
 test('a rejectIfNotMet criterion not met: rejected, and the gate stays shut', async ({ site }) => {
-  await site.signIn();
-  await site.runScenario('Passports only (reject otherwise)');
+  await site.signInToScenario('Passports only (reject otherwise)');
   // An ID card, although only passports are accepted.
   await site.submitDocument({ preset: 'tr-id-card', scenario: 'approve' });
   await site.expectPhase('rejected');
@@ -54,8 +53,7 @@ test('a rejectIfNotMet criterion not met: rejected, and the gate stays shut', as
 });
 
 test('a criterion not met without rejectIfNotMet goes to manual review, not approval', async ({ site }) => {
-  await site.signIn();
-  await site.runScenario('Turkish name, accent-insensitive', async (p) => {
+  await site.signInToScenario('Turkish name, accent-insensitive', async (p) => {
     await p.getByLabel('Criterion 2: reject if not met').uncheck();
   });
   // ŞEYMA YILMAZ: the given name matches, the surname does not.

@@ -1,7 +1,6 @@
 import { devices, type Locator } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
-import { appPageOf, submitDocument } from '../support/flow.js';
-import { outbox } from '../support/sandbox-control.js';
+import { appPageOf, enterOtp, submitDocument } from '../support/flow.js';
 
 /*
  * How the session reaches the person's phone: "Open in the app" first on a phone, the QR code first
@@ -77,8 +76,7 @@ test('the person asks for the link by e-mail: it goes to the account’s own add
   await site.expectPhase('awaiting_user');
   const code = await site.sessionCode();
   expect(code).not.toBe(firstCode);
-  const { verificationSessionId } = await site.boundIds();
-  const sent = (await outbox(demo.sandbox)).filter((m) => m.verificationSessionId === verificationSessionId);
+  const sent = await site.messagesSent(demo.sandbox);
   expect(sent.map((m) => m.recipient)).toEqual(sent.map(() => person.email));
   const link = sent.find((m) => m.kind === 'link');
   expect(link?.channel).toBe('email');
@@ -89,8 +87,7 @@ test('the person asks for the link by e-mail: it goes to the account’s own add
   const app = await context.newPage();
   await app.goto(appPageOf(link?.link ?? ''));
   await expect(app.getByTestId('step-otp')).toBeVisible();
-  await app.getByTestId('otp-input').fill(String(sent.find((m) => m.kind === 'otp')?.otp));
-  await app.getByTestId('otp-submit').click();
+  await enterOtp(app, String(sent.find((m) => m.kind === 'otp')?.otp));
   await submitDocument(app);
   await site.expectPhase('approved');
   await site.continueToAccount();

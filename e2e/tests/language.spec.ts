@@ -1,16 +1,21 @@
 import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
+import type { DemoSite } from '../support/flow.js';
 
-const LANGUAGE = 'Language of the pages, the widget and the app';
+/** A new person signs in and runs the plain approval with the pages, the widget and the app in `language`. */
+async function signInSpeaking(site: DemoSite, language: string, adjust?: (page: Page) => Promise<void>) {
+  await site.signInToScenario('Plain approval', async (p) => {
+    await p.getByLabel('Language of the pages, the widget and the app').selectOption(language);
+    await adjust?.(p);
+  });
+}
 
 test('in Turkish the demo’s pages read Turkish with the widget, from /verify to /account', async ({
   page,
   site,
 }) => {
-  await site.signIn();
-  await site.runScenario('Plain approval', async (p) => {
-    await p.getByLabel(LANGUAGE).selectOption('tr');
-  });
+  await signInSpeaking(site, 'tr');
 
   // The verify page: its language, header, headings, buttons and hints.
   await expect(page.locator('html')).toHaveAttribute('lang', 'tr');
@@ -50,10 +55,7 @@ test('in German the demo’s pages and the widget read German, the app English, 
   page,
   site,
 }) => {
-  await site.signIn();
-  await site.runScenario('Plain approval', async (p) => {
-    await p.getByLabel(LANGUAGE).selectOption('de');
-  });
+  await signInSpeaking(site, 'de');
 
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
@@ -80,9 +82,7 @@ test('in Arabic the pages and the widget read right to left, the code left to ri
   page,
   site,
 }) => {
-  await site.signIn();
-  await site.runScenario('Plain approval', async (p) => {
-    await p.getByLabel(LANGUAGE).selectOption('ar');
+  await signInSpeaking(site, 'ar', async (p) => {
     await p.getByLabel('Duration in minutes (1 to 1440)').fill('2');
   });
 

@@ -80,8 +80,7 @@ test('expiry: the session runs out, the gate stays shut, a new session gets thro
   demo,
   site,
 }) => {
-  await site.signIn();
-  await site.runScenario('Plain approval', async (p) => {
+  await site.signInToScenario('Plain approval', async (p) => {
     await p.getByLabel('Duration in minutes (1 to 1440)').fill('1');
   });
   await site.expectPhase('awaiting_user');
