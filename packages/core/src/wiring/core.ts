@@ -1,25 +1,17 @@
 import {
   type FetchClientOptions,
   type Identification,
-  isApproved,
   isVerifyKitError,
   type VerifyClient,
 } from '@verify-kit/client/fetch';
 import type { SendLinkOffer, SessionResponseBody, StatusResponseBody } from '@verify-kit/protocol';
 import type { VerificationBinding } from '../bindings/binding.js';
-import { isPerProcessStore } from '../bindings/binding-store.js';
 import { Bindings, type Owner } from '../bindings/bindings.js';
 import type { KitRequest } from '../bindings/kit-request.js';
 import { QrImages } from '../creation/qr-image.js';
 import { SendLink } from '../creation/send-link.js';
 import { SessionCreations } from '../creation/session-creation.js';
-import {
-  type Decided,
-  type DecideOptions,
-  Decisions,
-  type Prefetched,
-  type VisitMarker,
-} from '../decisions/decisions.js';
+import { type DecideOptions, Decisions, type VisitMarker } from '../decisions/decisions.js';
 import type { Found, Verdict } from '../decisions/verdict.js';
 import { type CountIn, countInMemory } from '../limits/counter.js';
 import { RateLimits } from '../limits/rate-limits.js';
@@ -28,7 +20,7 @@ import { createAudit } from '../shared/audit.js';
 import { ERROR_CODE, isUpstreamError, kitError } from '../shared/errors.js';
 import { sameIdentification } from '../shared/identification-key.js';
 import { createLog, type Log } from '../shared/log.js';
-import { andThen, isThenable, type Maybe } from '../shared/maybe.js';
+import type { Maybe } from '../shared/maybe.js';
 import { sha256Base64Url } from '../shared/sha256.js';
 import { phaseOf } from '../status/phase.js';
 import { createMemoryStatusBus, type StatusBus, type StatusHint } from '../status/status-bus.js';
@@ -37,7 +29,8 @@ import { isGone, StatusReader } from '../status/status-reader.js';
 import { StatusWatch } from '../status/status-watch.js';
 import { SESSION_ENDED_EVENTS, SubmissionHints } from '../webhooks/submission-hints.js';
 import type { ResolvedOptions } from './options.js';
-import { perProcessParts } from './shared-parts.js';
+import { sharingWarnings } from './shared-parts.js';
+import { Verdicts } from './verdicts.js';
 
 export type { Found };
 
@@ -51,20 +44,6 @@ export interface ShellParts {
 }
 
 export type Lookup = Found | { owner: Owner; binding: undefined };
-
-/** A bound verification with the status a decision acted on; its view made only when read. */
-class FoundVerification implements Found {
-  constructor(
-    private readonly core: KitCore,
-    readonly owner: Owner,
-    readonly binding: VerificationBinding,
-    readonly identification: Identification,
-  ) {}
-
-  get view(): StatusResponseBody {
-    return this.core.describe(this.binding, this.identification);
-  }
-}
 
 /** Everything the routes and the gate share; one per createVerifyKit call. */
 export class KitCore {
@@ -82,6 +61,7 @@ export class KitCore {
   readonly limits: RateLimits;
   readonly sendLink: SendLink;
   readonly bus: StatusBus;
+  readonly #verdicts: Verdicts;
   readonly #unsubscribe: () => void;
   #closed = false;
   #draining = false;
@@ -125,6 +105,7 @@ export class KitCore {
       },
     });
     this.decisions = new Decisions(this.reader, this.bindings, options, this.log, options.now);
+    this.#verdicts = new Verdicts(this.bindings, this.decisions, this, () => this.now());
     this.audit = createAudit(options.onAudit, this.log, options.now);
     this.limits = new RateLimits(options.sessionLimit, options.maxLongPolls, this.log, countIn);
     this.sendLink = new SendLink(
@@ -144,18 +125,7 @@ export class KitCore {
     this.#unsubscribe = this.bus.subscribe((identificationId, hint) =>
       this.applyHint(identificationId, hint),
     );
-    const counted = [options.sessionLimit !== false && options.sessionLimit.redis, options.readBudget.redis];
-    if (countIn === countInMemory && counted.some((redis) => redis !== undefined && redis !== false)) {
-      this.warnOnce(
-        'limits: this server counts in its own memory only; a Redis client given for the limits is not used here (each instance counts alone)',
-      );
-    }
-    const perProcess = perProcessParts(options);
-    if (perProcess.length > 0) {
-      this.warnOnce(
-        `some of the kit's state is shared between instances and some is not: ${perProcess.join(', ')}: each instance keeps its own (share them too, or each counts and hears for one instance alone)`,
-      );
-    }
+    for (const warning of sharingWarnings(options, countIn === countInMemory)) this.warnOnce(warning);
   }
 
   get closed(): boolean {
@@ -244,78 +214,7 @@ export class KitCore {
    */
   decide(req: KitRequest, options: DecideOptions = {}): Maybe<Verdict> {
     this.assertOpen();
-    return andThen(this.bindings.ownerOf(req), (owner) => this.#decideFor(req, owner, options));
-  }
-
-  #decideFor(req: KitRequest, owner: Owner, options: DecideOptions): Maybe<Verdict> {
-    // Inside an account's visit with a shared store, the visit's stored decision grants alone (one
-    // store call: Decisions.grantStored has why that is safe); else the same call serves below.
-    const early = this.decisions.prefetch(req, owner, options);
-    if (early !== undefined && !isPerProcessStore(this.bindings.store)) {
-      return this.#grantStoredFirst(req, owner, options, early);
-    }
-    return andThen(this.bindings.find(req, owner), (binding) =>
-      this.#decideBound(req, owner, binding, options, early),
-    );
-  }
-
-  async #grantStoredFirst(req: KitRequest, owner: Owner, options: DecideOptions, early: Prefetched) {
-    if ((await this.decisions.grantStored(req, owner, early, options)) !== undefined) {
-      const { identificationId } = early;
-      return { kind: 'granted', reason: 'visit-stored', owner, identificationId } satisfies Verdict;
-    }
-    return this.#decideBound(req, owner, await this.bindings.find(req, owner), options, early);
-  }
-
-  #decideBound(
-    req: KitRequest,
-    owner: Owner,
-    binding: VerificationBinding | undefined,
-    options: DecideOptions,
-    early: Prefetched | undefined,
-  ): Maybe<Verdict> {
-    if (binding === undefined) return { kind: 'unbound', reason: 'no-binding', owner };
-    let decided: Maybe<Decided>;
-    try {
-      decided = this.decisions.decide(req, owner, binding.identificationId, options, early);
-    } catch (error) {
-      return this.#failed(owner, error);
-    }
-    if (!isThenable(decided)) return this.#verdictOf(req, owner, binding, decided);
-    return decided.then(
-      (known) => this.#verdictOf(req, owner, binding, known),
-      (error: unknown) => this.#failed(owner, error),
-    );
-  }
-
-  /** A decision that failed: the service's failures are verdicts; anything else is thrown. */
-  #failed(owner: Owner, error: unknown): Verdict {
-    // Gone at the service (its stored decision invalidated by the reader): no verification.
-    if (isGone(error)) return { kind: 'unbound', reason: 'gone', owner };
-    if (isUpstreamError(error)) return { kind: 'unavailable', reason: error.code, owner, error };
-    throw error;
-  }
-
-  #verdictOf(req: KitRequest, owner: Owner, binding: VerificationBinding, decided: Decided): Maybe<Verdict> {
-    const found = this.#found(owner, binding, decided.identification);
-    if (!isApproved(decided.identification.status)) {
-      const reason = decided.source === 'read' ? 'read' : 'stored-refusal';
-      return { kind: 'refused', reason, owner, found };
-    }
-    const granted: Verdict = {
-      kind: 'granted',
-      reason: decided.source === 'read' ? 'read' : 'visit-stored',
-      owner,
-      identificationId: binding.identificationId,
-      found,
-    };
-    const moved = this.approvedBy(req, found, decided.visit);
-    return moved === undefined ? granted : moved.then(() => granted);
-  }
-
-  /** A verdict's verification; its view is worked out when asked for (a grant seldom needs it). */
-  #found(owner: Owner, binding: VerificationBinding, identification: Identification): Found {
-    return new FoundVerification(this, owner, binding, identification);
+    return this.#verdicts.decide(req, options);
   }
 
   /**
@@ -344,21 +243,9 @@ export class KitCore {
     return binding;
   }
 
-  /**
-   * A proven request saw its verification approved: the session id moves (anonymous, first time),
-   * then the visit this read started is entered in the session (the moved one).
-   */
+  /** A proven request saw its verification approved (Verdicts.approvedBy). */
   approvedBy(req: KitRequest, found: Found, visit?: VisitMarker): Promise<void> | undefined {
-    if (!isApproved(found.identification.status)) return undefined;
-    const moved = this.bindings.approved(req, found.owner, found.binding, this.now());
-    const enter = () => {
-      if (visit !== undefined) this.decisions.enter(req, visit);
-    };
-    if (moved === undefined) {
-      enter();
-      return undefined;
-    }
-    return moved.then(enter);
+    return this.#verdicts.approvedBy(req, found, visit);
   }
 
   /** `mountPath`: where the routes answer (the QR image's URL is under it). */

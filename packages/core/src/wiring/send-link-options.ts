@@ -65,7 +65,7 @@ export const SendLinkSchema = z
         'must be a function (req, { channel, to }) => void that throws to refuse',
       ).optional(),
       redis: objectWith<SendLimitRedisClient>(['eval', 'multi', 'del'], REDIS_CLIENT_ERROR).optional(),
-      // Filled in by options.ts: the store's prefix when its Redis counts, else DEFAULT_SEND_PREFIX.
+      // Filled in by withStore: the store's prefix when its Redis counts, else DEFAULT_SEND_PREFIX.
       prefix: z.string().max(256, { error: 'must be at most 256 characters' }).optional(),
     },
     {

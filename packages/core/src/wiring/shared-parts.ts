@@ -22,3 +22,25 @@ export function perProcessParts(options: ResolvedOptions): string[] {
   const shared = Object.values(parts).some(Boolean);
   return shared ? Object.keys(parts).filter((name) => !parts[name]) : [];
 }
+
+/**
+ * What a kit says once at startup of how it shares its state: a Redis given for the limits that this
+ * server does not count in (`countsInMemory`: the shell brought no counter of its own), and the
+ * parts kept per process beside shared ones (perProcessParts).
+ */
+export function sharingWarnings(options: ResolvedOptions, countsInMemory: boolean): string[] {
+  const warnings: string[] = [];
+  const counted = [options.sessionLimit !== false && options.sessionLimit.redis, options.readBudget.redis];
+  if (countsInMemory && counted.some((redis) => redis !== undefined && redis !== false)) {
+    warnings.push(
+      'limits: this server counts in its own memory only; a Redis client given for the limits is not used here (each instance counts alone)',
+    );
+  }
+  const perProcess = perProcessParts(options);
+  if (perProcess.length > 0) {
+    warnings.push(
+      `some of the kit's state is shared between instances and some is not: ${perProcess.join(', ')}: each instance keeps its own (share them too, or each counts and hears for one instance alone)`,
+    );
+  }
+  return warnings;
+}
