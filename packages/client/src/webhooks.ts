@@ -1,5 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { webhookEnvelope, webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhooks';
+import {
+  type VerifiedWebhook,
+  type WebhookVerificationInput,
+  webhookEnvelope,
+  webhookSecretKey,
+  webhookSecretProblem,
+} from '@verify-kit/protocol/webhooks';
 import { VerifyKitError } from './errors.js';
 
 /*
@@ -19,22 +25,12 @@ export interface SignWebhookInput {
   body: string;
 }
 
-export interface VerifyWebhookInput {
-  /** One secret, or several during a rotation: any one valid signature passes. */
-  secret: string | readonly string[];
+/** The secret, the body and the clock (core's verifyWebhook reads the same), and Node's headers. */
+export interface VerifyWebhookInput extends WebhookVerificationInput {
   headers: WebhookHeaders;
-  /** The raw body, exactly as received. */
-  body: string | Uint8Array;
-  /** Default 300 s. */
-  toleranceSeconds?: number;
-  /** Unix seconds; for tests. */
-  now?: number;
 }
 
-export interface VerifiedWebhook {
-  id: string;
-  timestamp: number;
-}
+export type { VerifiedWebhook };
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -67,10 +63,7 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
       timestamp: singleHeader(headers, 'webhook-timestamp'),
       signature: headerList(headers, 'webhook-signature'),
     },
-    {
-      ...(input.now === undefined ? {} : { now: input.now }),
-      ...(input.toleranceSeconds === undefined ? {} : { toleranceSeconds: input.toleranceSeconds }),
-    },
+    { now: input.now, toleranceSeconds: input.toleranceSeconds },
   );
   const candidates = signatures.map((signature) => Buffer.from(signature, 'utf8'));
   for (const key of keys) {

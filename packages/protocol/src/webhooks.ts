@@ -31,6 +31,27 @@ export function webhookSecretProblem(secret: unknown): string {
     : `must look like whsec_<base64 of at least ${MIN_WEBHOOK_SECRET_BYTES} bytes> (the whsec_ prefix is optional; copy it from the service’s webhook settings, e.g. process.env.IDV_WEBHOOK_SECRET)`;
 }
 
+/**
+ * What the client's and core's verifyWebhook are given besides the delivery's headers, whose form is
+ * each runtime's own (Node's header record, or a Fetch `Headers`).
+ */
+export interface WebhookVerificationInput {
+  /** One secret (`whsec_<base64>`, the prefix optional), or several during a rotation: any one valid signature passes. */
+  secret: string | readonly string[];
+  /** The raw body, exactly as received. */
+  body: string | Uint8Array;
+  /** Default 300 s. */
+  toleranceSeconds?: number;
+  /** Unix seconds; for tests. */
+  now?: number;
+}
+
+/** A delivery whose signature matched: its webhook-id and webhook-timestamp (Unix seconds). */
+export interface VerifiedWebhook {
+  id: string;
+  timestamp: number;
+}
+
 /** A delivery's three headers, each trimmed; `undefined` when missing (or, for webhook-id, repeated). */
 export interface WebhookEnvelopeHeaders {
   id: string | undefined;

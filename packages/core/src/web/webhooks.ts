@@ -1,5 +1,11 @@
 import { VerifyKitError } from '@verify-kit/protocol/errors';
-import { webhookEnvelope, webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhooks';
+import {
+  type VerifiedWebhook,
+  type WebhookVerificationInput,
+  webhookEnvelope,
+  webhookSecretKey,
+  webhookSecretProblem,
+} from '@verify-kit/protocol/webhooks';
 import { decodeBase64 } from './base64.js';
 
 /** crypto.subtle's key type, named without the DOM lib (Node's types name it elsewhere). */
@@ -18,23 +24,13 @@ type SubtleKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
  * "double HMAC" comparison), so no entry is compared byte by byte in JavaScript.
  */
 
-export interface VerifyWebhookInput {
-  /** One secret (`whsec_<base64>`, the prefix optional), or several during a rotation. */
-  secret: string | readonly string[];
+/** The secret, the body and the clock (the client's verifyWebhook reads the same), and Fetch's headers. */
+export interface VerifyWebhookInput extends WebhookVerificationInput {
   /** The request's headers (`request.headers`); a repeated header arrives joined with `, `. */
   headers: Headers;
-  /** The raw body, exactly as received. */
-  body: string | Uint8Array;
-  /** Default 300 s. */
-  toleranceSeconds?: number;
-  /** Unix seconds; for tests. */
-  now?: number;
 }
 
-export interface VerifiedWebhook {
-  id: string;
-  timestamp: number;
-}
+export type { VerifiedWebhook };
 
 const HMAC = { name: 'HMAC', hash: 'SHA-256' } as const;
 const encoder = new TextEncoder();
@@ -84,10 +80,7 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<Verified
       timestamp: input.headers.get('webhook-timestamp')?.trim(),
       signature: input.headers.get('webhook-signature')?.trim(),
     },
-    {
-      ...(input.now === undefined ? {} : { now: input.now }),
-      ...(input.toleranceSeconds === undefined ? {} : { toleranceSeconds: input.toleranceSeconds }),
-    },
+    { now: input.now, toleranceSeconds: input.toleranceSeconds },
   );
   const candidates = signatures.flatMap((signature) => decodeBase64(signature) ?? []);
   if (candidates.length > 0) {
