@@ -5,6 +5,10 @@ import { run, start } from './exec.mjs';
 import { probeExpressExample, probeHonoExample, probeNextApp } from './probe.mjs';
 
 const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+/** What the Express and Hono examples print once they listen, their URL first. */
+const LISTENING = /listening on (http:\/\/\S+)/;
+/** VERIFY_KIT_SECRET of the Hono example and the Next.js app. */
+const PACK_CHECK_SECRET = 'pack-check-secret-of-32-characters-or-more';
 
 /** Exact versions of the workspace's catalog, so the temporary projects use what CI tested. */
 export async function catalogVersion(root, name) {
@@ -13,6 +17,22 @@ export async function catalogVersion(root, name) {
   if (!line) throw new Error(`${name} is not in the pnpm catalog`);
   return line.split(':').slice(1).join(':').trim();
 }
+
+/** The tarballs, and `names` at the exact versions of the catalog (its range's caret dropped). */
+async function withCatalog(root, tarballs, names) {
+  const deps = { ...tarballs };
+  for (const name of names) deps[name] = (await catalogVersion(root, name)).replace(/^\^/, '');
+  return deps;
+}
+
+/** A Node server example's compiler options (checkServer, checkHono): out/server.js is what runs. */
+const NODE_SERVER = {
+  target: 'ES2022',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  types: ['node'],
+  outDir: 'out',
+};
 
 async function project(dir, name, dependencies, tsconfig) {
   await mkdir(dir, { recursive: true });
@@ -43,45 +63,21 @@ export async function checkFrontend(root, dir, tarballs) {
 
 /** express + client + sandbox: the README's server example, compiled and run against the sandbox. */
 export async function checkServer(root, dir, tarballs) {
-  const deps = { ...tarballs };
-  for (const name of [
+  const deps = await withCatalog(root, tarballs, [
     'express',
     'express-session',
     '@types/express',
     '@types/express-session',
     '@types/node',
-  ]) {
-    deps[name] = (await catalogVersion(root, name)).replace(/^\^/, '');
-  }
-  await project(dir, 'server', deps, {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    types: ['node'],
-    outDir: 'out',
-  });
+  ]);
+  await project(dir, 'server', deps, NODE_SERVER);
   await copyFile(join(root, 'examples/express/server.ts'), join(dir, 'server.ts'));
   await typecheck(root, dir);
-  const sandbox = await startSandbox(dir);
-  try {
-    const app = await start('node', ['out/server.js'], {
-      cwd: dir,
-      ready: /listening on (http:\/\/\S+)/,
-      env: {
-        IDV_BASE_URL: sandbox.url,
-        IDV_API_KEY: sandbox.apiKey,
-        SESSION_SECRET: 'pack-check',
-        PORT: '0',
-      },
-    });
-    try {
-      return await probeExpressExample(app.match[1]);
-    } finally {
-      app.stop();
-    }
-  } finally {
-    sandbox.stop();
-  }
+  return probeAgainstSandbox(dir, ['node', ['out/server.js']], {
+    ready: LISTENING,
+    env: { SESSION_SECRET: 'pack-check', PORT: '0' },
+    probe: probeExpressExample,
+  });
 }
 
 /**
@@ -89,17 +85,8 @@ export async function checkServer(root, dir, tarballs) {
  * example, compiled strictly and run; the installed main entry bundled for a neutral platform.
  */
 export async function checkHono(root, dir, tarballs) {
-  const deps = { ...tarballs };
-  for (const name of ['hono', '@hono/node-server', '@types/node']) {
-    deps[name] = (await catalogVersion(root, name)).replace(/^\^/, '');
-  }
-  await project(dir, 'hono-server', deps, {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    types: ['node'],
-    outDir: 'out',
-  });
+  const deps = await withCatalog(root, tarballs, ['hono', '@hono/node-server', '@types/node']);
+  await project(dir, 'hono-server', deps, NODE_SERVER);
   await copyFile(join(root, 'examples/hono/server.ts'), join(dir, 'server.ts'));
   await typecheck(root, dir);
   const neutral = await checkNeutralBundle(join(dir, 'node_modules/@verify-kit/hono/dist/index.js'));
@@ -107,27 +94,12 @@ export async function checkHono(root, dir, tarballs) {
     const found = neutral.offences.map(({ path, importer }) => `${path} (imported by ${importer})`);
     throw new Error(`@verify-kit/hono's published entry imports what Workers lack: ${found.join(', ')}`);
   }
-  const sandbox = await startSandbox(dir);
-  try {
-    const app = await start('node', ['out/server.js'], {
-      cwd: dir,
-      ready: /listening on (http:\/\/\S+)/,
-      env: {
-        IDV_BASE_URL: sandbox.url,
-        IDV_API_KEY: sandbox.apiKey,
-        VERIFY_KIT_SECRET: 'pack-check-secret-of-32-characters-or-more',
-        PORT: '0',
-      },
-    });
-    try {
-      const { phase } = await probeHonoExample(app.match[1]);
-      return { phase, modules: neutral.inputs };
-    } finally {
-      app.stop();
-    }
-  } finally {
-    sandbox.stop();
-  }
+  const { phase } = await probeAgainstSandbox(dir, ['node', ['out/server.js']], {
+    ready: LISTENING,
+    env: { VERIFY_KIT_SECRET: PACK_CHECK_SECRET, PORT: '0' },
+    probe: probeHonoExample,
+  });
+  return { phase, modules: neutral.inputs };
 }
 
 /** The README's files of @verify-kit/next: its ```ts blocks that begin with `// <path>`. */
@@ -152,10 +124,14 @@ const NEXT_FILES = ['lib/verify-kit.ts', 'app/identity/[...path]/route.ts', 'pro
  * projects' checks), then built, type-checked and run by checkNext.
  */
 export async function installNext(root, dir, tarballs) {
-  const deps = { ...tarballs };
-  for (const name of ['next', 'react', 'react-dom', '@types/react', '@types/node', 'typescript']) {
-    deps[name] = (await catalogVersion(root, name)).replace(/^\^/, '');
-  }
+  const deps = await withCatalog(root, tarballs, [
+    'next',
+    'react',
+    'react-dom',
+    '@types/react',
+    '@types/node',
+    'typescript',
+  ]);
   // skipLibCheck: true in this project only, for checkNext's type-check after the build: from then
   // on next-env.d.ts brings in Next's own .d.ts files, which fail a strict check of themselves
   // (next 16.4.6: URLPattern, missing in TypeScript's lib; react-dom's types, which next does not
@@ -198,21 +174,33 @@ export async function checkNext(root, dir) {
   await run('node', [...next, 'build'], { cwd: dir, env });
   const buildSeconds = (performance.now() - built) / 1000;
   await typecheck(root, dir, { skipLibCheck: true });
+  const { phase } = await probeAgainstSandbox(
+    dir,
+    ['node', [...next, 'start', '--port', '0', '--hostname', '127.0.0.1']],
+    {
+      ready: /Local:\s+(http:\/\/\S+)[\s\S]*Ready/,
+      env: { ...env, VERIFY_KIT_SECRET: PACK_CHECK_SECRET },
+      probe: probeNextApp,
+    },
+  );
+  return { phase, buildSeconds };
+}
+
+/**
+ * An installed project's app against a sandbox of its own: the sandbox started, then `command` in
+ * `dir` with the sandbox's URL and key (IDV_BASE_URL, IDV_API_KEY) and `env`, until its output
+ * matches `ready`; then `probe` of the URL ready's first group caught. Both stopped after.
+ */
+async function probeAgainstSandbox(dir, [command, args], { ready, env, probe }) {
   const sandbox = await startSandbox(dir);
   try {
-    const app = await start('node', [...next, 'start', '--port', '0', '--hostname', '127.0.0.1'], {
+    const app = await start(command, args, {
       cwd: dir,
-      ready: /Local:\s+(http:\/\/\S+)[\s\S]*Ready/,
-      env: {
-        ...env,
-        IDV_BASE_URL: sandbox.url,
-        IDV_API_KEY: sandbox.apiKey,
-        VERIFY_KIT_SECRET: 'pack-check-secret-of-32-characters-or-more',
-      },
+      ready,
+      env: { IDV_BASE_URL: sandbox.url, IDV_API_KEY: sandbox.apiKey, ...env },
     });
     try {
-      const { phase } = await probeNextApp(app.match[1]);
-      return { phase, buildSeconds };
+      return await probe(app.match[1]);
     } finally {
       app.stop();
     }
