@@ -1,11 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  type VerifiedWebhook,
-  type WebhookVerificationInput,
-  webhookEnvelope,
-  webhookSecretKey,
-  webhookSecretProblem,
-} from '@verify-kit/protocol/webhooks';
+import type { VerifiedWebhook, WebhookVerificationInput } from '@verify-kit/protocol/webhooks';
+import { webhookEnvelope, webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhooks';
 import { VerifyKitError } from './errors.js';
 
 /*

@@ -1,11 +1,6 @@
 import { VerifyKitError } from '@verify-kit/protocol/errors';
-import {
-  type VerifiedWebhook,
-  type WebhookVerificationInput,
-  webhookEnvelope,
-  webhookSecretKey,
-  webhookSecretProblem,
-} from '@verify-kit/protocol/webhooks';
+import type { VerifiedWebhook, WebhookVerificationInput } from '@verify-kit/protocol/webhooks';
+import { webhookEnvelope, webhookSecretKey, webhookSecretProblem } from '@verify-kit/protocol/webhooks';
 import { decodeBase64 } from './base64.js';
 
 /** crypto.subtle's key type, named without the DOM lib (Node's types name it elsewhere). */
