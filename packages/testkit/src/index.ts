@@ -9,6 +9,22 @@ export { FAULT_KINDS, startFaultProxy } from './fault-proxy.js';
 export type { LineLogger } from './leaks.js';
 export { capturingLogger, expectKeyNeverLeaked, logLines } from './leaks.js';
 export { pick, seededRandom } from './random.js';
+export type { GatedApp, RedTeamOptions, SendCap, StartApp } from './red-team.js';
+export {
+  browsersAt,
+  closedAfterEach,
+  describeDefinitiveAnswers,
+  describeReadFlood,
+  describeSendPoints,
+  gatedAppAt,
+  gatedEvery,
+  inVisit,
+  linksTo,
+  onFakeUpstream,
+  redTeamKitOptions,
+  startFlood,
+  verificationsFrom,
+} from './red-team.js';
 export type { RedisServer } from './redis-server.js';
 export { findRedisServer, startRedisServer } from './redis-server.js';
 export type { FetchContext, FetchHandler } from './serve-fetch.js';
@@ -17,5 +33,6 @@ export type { Listening, Reply } from './servers.js';
 export { freePort, listen, rawExchange, readBody } from './servers.js';
 export { fromAddress } from './source-address.js';
 export { until } from './until.js';
+export { approveInSandbox, startVerificationOn, verifyIn } from './verifications.js';
 export type { WebhookInput } from './webhooks.js';
 export { deliverWebhook } from './webhooks.js';

@@ -1,10 +1,13 @@
 import {
-  Browser,
+  type Browser,
+  browsersAt,
   capturingLogger,
   type FakeUpstream,
   type Listening,
   listen,
-  startFakeUpstream,
+  onFakeUpstream,
+  redTeamKitOptions,
+  type StartApp,
 } from '@verify-kit/testkit';
 import express, { type Express, type Request } from 'express';
 import session, { type Store } from 'express-session';
@@ -125,12 +128,7 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
     get passed() {
       return passed;
     },
-    browser: (dispatcher) => new Browser(server.url, undefined, dispatcher && { dispatcher }),
-    async signedIn(user, dispatcher) {
-      const browser = new Browser(server.url, undefined, dispatcher && { dispatcher });
-      await browser.post(`/login?user=${encodeURIComponent(user)}`);
-      return browser;
-    },
+    ...browsersAt(server.url),
     async close() {
       await kit.close();
       await server.close();
@@ -139,17 +137,13 @@ export async function startApp(options: KitOptions, setup: AppSetup = {}): Promi
 }
 
 /** An app on a fresh fake upstream for the length of `run`; both closed after, whatever happens. */
-export async function withFakeUpstreamApp(
+export function withFakeUpstreamApp(
   options: AppOptions & { apiKey: string },
   run: (app: TestApp, upstream: FakeUpstream) => Promise<void>,
   setup: AppSetup = {},
 ): Promise<void> {
-  const upstream = await startFakeUpstream();
-  const app = await startApp({ baseUrl: upstream.url, ...options }, setup);
-  try {
-    await run(app, upstream);
-  } finally {
-    await app.close();
-    await upstream.close();
-  }
+  return onFakeUpstream((upstream) => startApp({ baseUrl: upstream.url, ...options }, setup), run);
 }
+
+/** The third red team's suites' app (testkit's red-team.ts) on Express, its accounts the test sign-in's. */
+export const startRedTeamApp: StartApp = (options) => startApp(redTeamKitOptions(options, signedInUser));

@@ -14,7 +14,9 @@ import {
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { SessionResponseBody } from '../../src/index.js';
 import { type AppOptions, type AppSetup, startApp, type TestApp } from './app.js';
-import { openByCode, type Scenario, submitDocument, waitForStatus } from './sandbox.js';
+import { openByCode } from './sandbox.js';
+
+export { approveInSandbox, startVerificationOn, verifyIn } from '@verify-kit/testkit';
 
 /**
  * A real sandbox and an app on it for the tests of one file: started before them, closed after,
@@ -93,33 +95,6 @@ export async function startVerificationIn(sandbox: Sandbox, browser: Browser) {
   expect(res.status).toBe(201);
   const { identificationId } = await openByCode(sandbox, res.json.sessionCode);
   return { ...res.json, identificationId };
-}
-
-/** The person shows a document that the sandbox approves; resolves once it is APPROVED. */
-export async function approveInSandbox(sandbox: Sandbox, sessionCode: string): Promise<string> {
-  const { identificationId } = await submitDocument(sandbox, sessionCode, 'approve');
-  await waitForStatus(sandbox, identificationId, 'APPROVED');
-  return identificationId;
-}
-
-/**
- * The person on `device` starts a verification and shows a document the sandbox treats per `scenario`;
- * resolves with the identification's id, once APPROVED for `approve`.
- */
-export async function verifyIn(sandbox: Sandbox, device: Browser, scenario: Scenario = 'approve') {
-  const started = await device.post<SessionResponseBody>('/identity/session');
-  expect(started.status).toBe(201);
-  if (scenario === 'approve') return approveInSandbox(sandbox, started.json.sessionCode);
-  return (await submitDocument(sandbox, started.json.sessionCode, scenario)).identificationId;
-}
-
-/** `POST /session` on the fake upstream; the identification it created (the browser never sees it). */
-export async function startVerificationOn(upstream: FakeUpstream, browser: Browser): Promise<string> {
-  const before = new Set(upstream.statuses.keys());
-  expect((await browser.post('/identity/session')).status).toBe(201);
-  const created = [...upstream.statuses.keys()].find((id) => !before.has(id));
-  if (created === undefined) throw new Error('no session was created');
-  return created;
 }
 
 /**

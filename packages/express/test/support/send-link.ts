@@ -1,8 +1,8 @@
 import type { OutboxMessage } from '@verify-kit/sandbox';
 import { createSandboxControl } from '@verify-kit/sandbox/control';
-import { afterEach } from 'vitest';
+import { closedAfterEach, linksTo } from '@verify-kit/testkit';
 import type { SendLinkOptions, VerifyKitOptions } from '../../src/index.js';
-import { signedInUser, startApp, type TestApp } from './app.js';
+import { signedInUser, startApp } from './app.js';
 import { useSandboxApp } from './fixtures.js';
 
 export const SEND_EMAIL = { sendTo: { channel: 'email' } };
@@ -14,29 +14,23 @@ export const SEND_SMS = { sendTo: { channel: 'sms' } };
  */
 export function useSendLinkApps(apiKey: string) {
   const context = useSandboxApp(apiKey);
-  const apps: TestApp[] = [];
-  afterEach(async () => {
-    await Promise.all(apps.splice(0).map((app) => app.close()));
-  });
+  const closes = closedAfterEach();
   return {
     async appWith(sendLink: SendLinkOptions, extra: Partial<VerifyKitOptions> = {}) {
-      const app = await startApp({
-        baseUrl: context.sandbox.url,
-        apiKey,
-        accountOf: signedInUser,
-        sessionLimit: false,
-        sendLink,
-        ...extra,
-      });
-      apps.push(app);
-      return app;
+      return closes(
+        await startApp({
+          baseUrl: context.sandbox.url,
+          apiKey,
+          accountOf: signedInUser,
+          sessionLimit: false,
+          sendLink,
+          ...extra,
+        }),
+      );
     },
     /** Every message the service sent. */
     outbox: (): Promise<OutboxMessage[]> => createSandboxControl(context.sandbox).outbox(),
     /** Link messages the service sent to `recipient` (the outbox also holds each session's one-time code). */
-    async linksTo(recipient: string): Promise<OutboxMessage[]> {
-      const sent = await createSandboxControl(context.sandbox).outbox({ recipient });
-      return sent.filter((message) => message.kind === 'link');
-    },
+    linksTo: (recipient: string): Promise<OutboxMessage[]> => linksTo(context.sandbox, recipient),
   };
 }
