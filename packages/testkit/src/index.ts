@@ -9,13 +9,10 @@ export { FAULT_KINDS, startFaultProxy } from './fault-proxy.js';
 export type { LineLogger } from './leaks.js';
 export { capturingLogger, expectKeyNeverLeaked, logLines } from './leaks.js';
 export { pick, seededRandom } from './random.js';
-export type { GatedApp, RedTeamOptions, SendCap, StartApp } from './red-team.js';
+export type { GatedApp, RedTeamOptions, SendCap, StartApp } from './red-team/app.js';
 export {
   browsersAt,
   closedAfterEach,
-  describeDefinitiveAnswers,
-  describeReadFlood,
-  describeSendPoints,
   gatedAppAt,
   gatedEvery,
   inVisit,
@@ -24,7 +21,10 @@ export {
   redTeamKitOptions,
   startFlood,
   verificationsFrom,
-} from './red-team.js';
+} from './red-team/app.js';
+export { describeDefinitiveAnswers } from './red-team/definitive-answers.js';
+export { describeReadFlood } from './red-team/read-flood.js';
+export { describeSendPoints } from './red-team/send-points.js';
 export type { RedisServer } from './redis-server.js';
 export { findRedisServer, startRedisServer } from './redis-server.js';
 export type { FetchContext, FetchHandler } from './serve-fetch.js';
