@@ -1,15 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
 import { createSandboxControl } from '@verify-kit/sandbox/control';
-import { Browser, deliverWebhook, expectKeyNeverLeaked, freePort, until } from '@verify-kit/testkit';
+import { Browser, deliverWebhook, expectKeyNeverLeaked } from '@verify-kit/testkit';
 import { CHROMIUM_ARGS, chromiumExecutable } from '@verify-kit/testkit/chromium';
 import { type Browser as Chromium, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { submitDocument, waitForStatus } from '../../packages/express/test/support/sandbox.js';
+import { run, start } from '../../scripts/pack-check/exec.mjs';
 
 // examples/next as a user deploys it: `next build`, then `next start`, with the README's three files
 // (lib/verify-kit.ts, app/identity/[...path]/route.ts, proxy.ts) against the real sandbox. Next.js
@@ -18,77 +18,43 @@ import { submitDocument, waitForStatus } from '../../packages/express/test/suppo
 const app = fileURLToPath(new URL('../next/', import.meta.url));
 const nextBin = fileURLToPath(new URL('../next/node_modules/next/dist/bin/next', import.meta.url));
 const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
+const env = { NEXT_TELEMETRY_DISABLED: '1' };
 
 let sandbox: Sandbox;
-let server: ChildProcess | undefined;
-let output = '';
+let server: { match: RegExpMatchArray; stop: () => void } | undefined;
 let origin: string;
 let chromiumBrowser: Chromium | undefined;
 let buildSeconds = 0;
 
-/** Runs `next <args>` in the example (its own process group, so stopping it stops its workers). */
-function next(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, [nextBin, ...args], {
-    cwd: app,
-    detached: true,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-}
-
-/** `pnpm build` for the packages the app imports (their dist/, as Next.js resolves them), when changed. */
-function buildPackages(): Promise<number | null> {
-  const runner = fileURLToPath(new URL('../../scripts/build/run.mjs', import.meta.url));
-  const child = spawn(process.execPath, [runner, '--quiet', '@verify-kit/example-next'], {
-    stdio: 'inherit',
-  });
-  return exited(child);
-}
-
 beforeAll(async () => {
-  if ((await buildPackages()) !== 0) throw new Error('building the packages the example imports failed');
+  // `pnpm build` for the packages the app imports (their dist/, as Next.js resolves them), when changed.
+  const runner = fileURLToPath(new URL('../../scripts/build/run.mjs', import.meta.url));
+  await run(process.execPath, [runner, '--quiet', '@verify-kit/example-next']);
   sandbox = await startSandbox({ port: 0, reviewDelayMs: 0 });
   // The build needs none of the kit's settings: createVerifyKit checks them at `next start`.
   const started = performance.now();
-  const build = next(['build']);
-  const code = await exited(build);
+  await run(process.execPath, [nextBin, 'build'], { cwd: app, env });
   buildSeconds = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`next build exited ${code}:\n${output}`);
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = next(['start', '--port', String(port), '--hostname', '127.0.0.1'], {
-    NODE_ENV: 'production',
-    IDV_BASE_URL: sandbox.url,
-    IDV_API_KEY: sandbox.apiKey,
-    IDV_WEBHOOK_SECRET: webhookSecret,
-    VERIFY_KIT_SECRET: randomBytes(32).toString('base64'),
+  // In its own process group: stopping it stops Next's workers too.
+  server = await start(process.execPath, [nextBin, 'start', '--port', '0', '--hostname', '127.0.0.1'], {
+    cwd: app,
+    ready: /Local:\s+(http:\/\/\S+)[\s\S]*Ready/,
+    timeoutMs: 30_000,
+    env: {
+      ...env,
+      NODE_ENV: 'production',
+      IDV_BASE_URL: sandbox.url,
+      IDV_API_KEY: sandbox.apiKey,
+      IDV_WEBHOOK_SECRET: webhookSecret,
+      VERIFY_KIT_SECRET: randomBytes(32).toString('base64'),
+    },
   });
-  await until(async () => {
-    if (server?.exitCode !== null) throw new Error(`next start exited:\n${output}`);
-    return (await fetch(`${origin}/`).catch(() => undefined))?.status === 200;
-  }, 'next start serves /');
+  origin = server.match[1]!;
 }, 240_000);
 
 afterAll(async () => {
   await chromiumBrowser?.close();
-  if (server?.pid !== undefined && server.exitCode === null) {
-    process.kill(-server.pid, 'SIGTERM');
-    await exited(server);
-  }
+  server?.stop();
   await sandbox?.close();
 });
 

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import {
   FIGURE_KEYS,
@@ -94,22 +94,22 @@ export function withFigures(markdown: string, results: BenchResults): string {
   return `${markdown.slice(0, start + START.length)}\n${table}\n${markdown.slice(end)}`;
 }
 
+/** The file at `path` (from the repository root) made anew from what it holds (undefined: nothing yet). */
+export function updateFile(path: string, content: (old: string | undefined) => string): void {
+  const file = new URL(path, new URL('../../../', import.meta.url));
+  mkdirSync(new URL('.', file), { recursive: true });
+  writeFileSync(file, content(existsSync(file) ? readFileSync(file, 'utf8') : undefined));
+}
+
 /**
  * Always into the gitignored `packages/bench/results/`; with `publish`, also the committed
  * bench-results.json and BENCHMARKS.md's table at the repository root.
  */
 export function writeResults(results: BenchResults, publish: boolean): string[] {
   const json = `${JSON.stringify(results, null, 2)}\n`;
-  const own = new URL('../results/', import.meta.url);
-  mkdirSync(own, { recursive: true });
-  writeFileSync(new URL('bench-results.json', own), json);
-  const written = ['packages/bench/results/bench-results.json'];
-  if (publish) {
-    const root = new URL('../../../', import.meta.url);
-    writeFileSync(new URL('bench-results.json', root), json);
-    const markdown = new URL('BENCHMARKS.md', root);
-    writeFileSync(markdown, withFigures(readFileSync(markdown, 'utf8'), results));
-    written.push('bench-results.json', 'BENCHMARKS.md');
-  }
-  return written;
+  const files = ['packages/bench/results/bench-results.json', ...(publish ? ['bench-results.json'] : [])];
+  for (const file of files) updateFile(file, () => json);
+  if (!publish) return files;
+  updateFile('BENCHMARKS.md', (markdown = '') => withFigures(markdown, results));
+  return [...files, 'BENCHMARKS.md'];
 }

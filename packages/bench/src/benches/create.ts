@@ -1,10 +1,5 @@
 import { withStack } from '../harness/stack.js';
-import {
-  compareThroughput,
-  type LoadSettings,
-  perRoundRatios,
-  throughputRatio,
-} from '../harness/throughput.js';
+import { compareRatios, creationAt, type LoadSettings } from '../harness/throughput.js';
 import type { Bench } from './bench.js';
 
 const LOAD: LoadSettings = { connections: 10, durationSec: 1, rounds: 8, warmupSec: 1 };
@@ -17,7 +12,7 @@ export const bench: Bench = {
   timeoutMs: 90_000,
   async run() {
     return withStack({}, async (stack) => {
-      const results = await compareThroughput(
+      const { ratios, details } = await compareRatios(
         [
           {
             name: 'sandbox direct',
@@ -26,29 +21,17 @@ export const bench: Bench = {
             headers: { 'x-api-key': stack.apiKey, 'content-type': 'application/json' },
             body: JSON.stringify({ workflowId: 'default', locale: 'en', sendOTP: false }),
           },
-          {
-            name: 'through the kit',
-            url: `${stack.appUrl}/identity/session`,
-            method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'application/json' },
-            body: '{}',
-          },
+          creationAt('through the kit', stack.appUrl),
         ],
         LOAD,
+        { kitVsDirect: ['through the kit', 'sandbox direct'] },
       );
-      const direct = results['sandbox direct']!;
-      const kit = results['through the kit']!;
       return {
         figures: {
-          'sandbox.createPerSec': direct.rps,
-          'kit.createRatioVsDirect': throughputRatio(kit, direct),
+          'sandbox.createPerSec': details.requestsPerSec['sandbox direct']!.rps,
+          'kit.createRatioVsDirect': ratios.kitVsDirect,
         },
-        details: {
-          load: LOAD,
-          ratio: 'median over rounds of (kit req/s / direct req/s) of the same round',
-          perRoundRatios: perRoundRatios(kit, direct),
-          requestsPerSec: results,
-        },
+        details,
       };
     });
   },

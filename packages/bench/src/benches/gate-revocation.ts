@@ -31,7 +31,7 @@ export async function measureRevocation() {
   const onTwo = { webhooks: true, webhookProxy, instances: 2, app };
   return withStack(onTwo, async (stack) => {
     const [, bUrl] = stack.appUrls as [string, string];
-    const users = await approvedUsers({ ...stack, appUrl: bUrl }, PEOPLE, true);
+    const users = await approvedUsers({ ...stack, appUrl: bUrl }, PEOPLE, { signIn: true });
     const sandbox = createSandboxControl({ url: stack.sandboxUrl, apiKey: stack.apiKey });
     const onB = new Pool(bUrl, { connections: 1 });
     const { latencies, polls } = await revokeEach(users, onB, sandbox, clock!).finally(() => onB.close());

@@ -4,14 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { Listening } from '@verify-kit/testkit';
 import { type AppConfig, createBenchApp } from './app.js';
 import { serveCommands } from './child.js';
-import { serveFetchBenchApp } from './fetch-app.js';
-import { serveHonoBenchApp } from './hono-app.js';
+import { SHELLS, type Shell } from './shell-apps.js';
 
 let bench: ReturnType<typeof createBenchApp> | undefined;
 let server: Server | undefined;
 let config: AppConfig | undefined;
-let fetchApp: Listening | undefined;
-let honoApp: Awaited<ReturnType<typeof serveHonoBenchApp>> | undefined;
+const shellApps = new Map<Shell, Listening>();
 
 const commands = {
   /**
@@ -34,17 +32,12 @@ const commands = {
     config = given;
     bench = createBenchApp(given);
   },
-  /** The same app on core's Fetch door (fetch-app.ts), in this process, on a port of its own. */
-  async listenFetch() {
+  /** The same app on a shell over core's Fetch door (shell-apps.ts), in this process, on a port of its own. */
+  async listenShell(shell: Shell) {
     if (config === undefined) throw new Error('configure first');
-    fetchApp ??= await serveFetchBenchApp(config);
-    return { url: fetchApp.url };
-  },
-  /** The same on @verify-kit/hono (hono-app.ts), served by @hono/node-server in this process, on a port of its own. */
-  async listenHono() {
-    if (config === undefined) throw new Error('configure first');
-    honoApp ??= await serveHonoBenchApp(config);
-    return { url: honoApp.url };
+    const app = shellApps.get(shell) ?? (await SHELLS[shell](config));
+    shellApps.set(shell, app);
+    return { url: app.url };
   },
   advanceClock: (ms: number) => bench?.advanceClock(ms),
   sessionCount: () => bench?.sessionCount() ?? 0,
@@ -52,8 +45,7 @@ const commands = {
     server?.closeAllConnections();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await bench?.close();
-    await fetchApp?.close();
-    await honoApp?.close();
+    for (const app of shellApps.values()) await app.close();
   },
 };
 

@@ -184,12 +184,30 @@ function sharedParts(url: string | undefined) {
   };
 }
 
-function createKit(config: AppConfig, now: () => number, shared: ReturnType<typeof sharedParts> | undefined) {
-  const { binding = 'session', eventsFile, webhookSecret, pollIntervalMs, maxReadsPerSecond } = config;
-  const reads =
-    config.upstreamReadsPerSecond === undefined
+/**
+ * The kit's options every bench app shares (this one, and shell-apps.ts's on the Fetch door): the
+ * upstream, and no limit a load from one address would meet: no creation limit, and a read budget
+ * out of reach (it still counts) unless the run gives the service's limit (`upstreamReadsPerSecond`,
+ * with the kit's own per-client and per-address shares).
+ */
+export function benchKitOptions(config: AppConfig) {
+  const { upstreamReadsPerSecond, webhookSecret, pollIntervalMs, maxReadsPerSecond } = config;
+  return {
+    baseUrl: config.upstreamUrl,
+    apiKey: config.apiKey,
+    workflowId: 'default',
+    sessionLimit: false as const,
+    ...(upstreamReadsPerSecond === undefined
       ? { upstreamReadsPerSecond: 100_000, readLimit: { perClient: 10_000, perIp: 1_000_000 } }
-      : { upstreamReadsPerSecond: config.upstreamReadsPerSecond };
+      : { upstreamReadsPerSecond }),
+    ...(webhookSecret ? { webhookSecret } : {}),
+    ...(pollIntervalMs ? { pollIntervalMs } : {}),
+    ...(maxReadsPerSecond ? { maxReadsPerSecond } : {}),
+  };
+}
+
+function createKit(config: AppConfig, now: () => number, shared: ReturnType<typeof sharedParts> | undefined) {
+  const { binding = 'session', eventsFile } = config;
   const bus: RedisStatusBus | undefined = shared?.bus;
   /** Each event as a JSON line, appended: it survives a kill -9 of the process. */
   const record = (event: StatusChangeEvent) =>
@@ -198,19 +216,13 @@ function createKit(config: AppConfig, now: () => number, shared: ReturnType<type
       `${JSON.stringify({ ...event, pid: process.pid, recordedAt: Date.now() })}\n`,
     );
   return createVerifyKit({
-    baseUrl: config.upstreamUrl,
-    apiKey: config.apiKey,
-    workflowId: 'default',
+    ...benchKitOptions(config),
     // Shared: the kit's default limits, counted in Redis for every instance (each person of the
     // chaos run comes from its own address). Otherwise every simulated user comes from 127.0.0.1,
     // and a per-address limit would refuse the load itself.
     sessionLimit: shared === undefined ? false : { redis: shared.client },
     ...(binding === 'session' ? {} : { accountOf: (req) => req.session.userId }),
     ...(binding === 'redis' ? { bindingStore: createRedisBindingStore({ url: config.redisUrl! }) } : {}),
-    ...(webhookSecret ? { webhookSecret } : {}),
-    ...(pollIntervalMs ? { pollIntervalMs } : {}),
-    ...(maxReadsPerSecond ? { maxReadsPerSecond } : {}),
-    ...reads,
     ...(bus === undefined ? {} : { statusBus: bus, replayStore: bus.replayStore }),
     ...(eventsFile === undefined ? {} : { onStatusChange: record }),
     now,

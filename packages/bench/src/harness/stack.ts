@@ -34,11 +34,13 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+const startSandbox = () => startChild<SandboxCommands>(new URL('./sandbox-process.ts', import.meta.url));
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const apps = Array.from({ length: options.instances ?? 1 }, () =>
     startChild<AppCommands>(new URL('./app-process.ts', import.meta.url)),
   );
-  const sandbox = startChild<SandboxCommands>(new URL('./sandbox-process.ts', import.meta.url));
+  const sandbox = startSandbox();
   const closers: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     await Promise.allSettled([...apps, sandbox].map((child) => child.stop()));
@@ -79,5 +81,17 @@ export async function withStack<T>(options: StackOptions, run: (stack: Stack) =>
     return await run(stack);
   } finally {
     await stack.stop();
+  }
+}
+
+/** The sandbox alone, its own process, for a benchmark that brings its own app or none: `run`, then stopped. */
+export async function withSandbox<T>(
+  run: (sandbox: { url: string; apiKey: string }) => Promise<T>,
+): Promise<T> {
+  const sandbox = startSandbox();
+  try {
+    return await run(await sandbox.call('start', { reviewDelayMs: 0 }));
+  } finally {
+    await sandbox.stop();
   }
 }

@@ -29,8 +29,6 @@ export interface Throughput {
   /** 2xx answers per second over all rounds. */
   rps: number;
   perRound: number[];
-  non2xx: number;
-  errors: number;
 }
 
 /** One autocannon request whose Cookie header moves to the next user on every request. */
@@ -44,6 +42,7 @@ function roundRobin(cookies: readonly string[]) {
   };
 }
 
+/** One run of `target`: the 2xx answers and the seconds they took; anything but a 2xx throws. */
 async function run(target: Target, connections: number, durationSec: number) {
   if ('call' in target) return callLoops(target.call, connections, durationSec);
   const result = await autocannon({
@@ -57,7 +56,10 @@ async function run(target: Target, connections: number, durationSec: number) {
     // autocannon notices the end of a run on its sample tick (default 1 s): short rounds need short ticks.
     sampleInt: 100,
   });
-  return { ok: result['2xx'], seconds: result.duration, non2xx: result.non2xx, errors: result.errors };
+  const { non2xx, errors } = result;
+  // A figure of refusals or errors measures nothing.
+  if (non2xx > 0 || errors > 0) throw new Error(`${target.name}: ${non2xx} non-2xx, ${errors} errors`);
+  return { ok: result['2xx'], seconds: result.duration };
 }
 
 /** `call` in `loops` loops for `durationSec`: the calls completed, and the seconds that took. */
@@ -72,13 +74,12 @@ async function callLoops(call: () => Promise<unknown>, loops: number, durationSe
     }
   };
   await Promise.all(Array.from({ length: loops }, loop));
-  return { ok, seconds: (performance.now() - started) / 1000, non2xx: 0, errors: 0 };
+  return { ok, seconds: (performance.now() - started) / 1000 };
 }
 
 /**
  * Measures the targets in interleaved rounds (A B C, B C A, C A B, …) so that whatever else the
- * machine does at the time is shared by all of them; the ratios are what to read. Every answer
- * must be a 2xx: anything else throws (a figure of refusals or errors measures nothing).
+ * machine does at the time is shared by all of them; the ratios are what to read.
  */
 export async function compareThroughput(
   targets: readonly Target[],
@@ -95,35 +96,70 @@ export async function compareThroughput(
     targets.map((target, i) => {
       const runs = rounds[i]!;
       const sum = (of: (r: (typeof runs)[number]) => number) => runs.reduce((n, r) => n + of(r), 0);
-      const [non2xx, errors] = [sum((r) => r.non2xx), sum((r) => r.errors)];
-      if (non2xx > 0 || errors > 0) throw new Error(`${target.name}: ${non2xx} non-2xx, ${errors} errors`);
       const rps = Math.round(sum((r) => r.ok) / sum((r) => r.seconds));
-      return [target.name, { rps, perRound: runs.map((r) => Math.round(r.ok / r.seconds)), non2xx, errors }];
+      return [target.name, { rps, perRound: runs.map((r) => Math.round(r.ok / r.seconds)) }];
     }),
   );
 }
 
-/** Each round's variant / baseline, unrounded. */
-const ratios = (variant: Throughput, baseline: Throughput) =>
-  variant.perRound.map((rps, i) => rps / (baseline.perRound[i] ?? Number.NaN)).filter(Number.isFinite);
+/** How every ratio of the bench is read (its details say so). */
+export const RATIO_READING = 'median over rounds of (variant req/s / baseline req/s) of the same round';
+
+/** What a comparison reads: a name for each ratio, and its variant and baseline (target names). */
+export type Pairs<P extends string> = Record<P, readonly [variant: string, baseline: string]>;
 
 /**
  * variant / baseline: the median of the per-round ratios, so that one round disturbed by something
- * else on the machine does not decide the figure (the totals are in the details too).
+ * else on the machine does not decide the figure; each round's ratio, for the spread behind it; and
+ * the median's 95 % interval (stats.ts, medianInterval): how far the noise reaches.
  */
-export function throughputRatio(variant: Throughput, baseline: Throughput): number {
-  const each = ratios(variant, baseline);
-  if (each.length === 0) throw new Error('no round to compare');
-  return round(median(each));
+function ratioOf(variant: Throughput | undefined, baseline: Throughput | undefined) {
+  if (variant === undefined || baseline === undefined) throw new Error('a ratio of a target not measured');
+  const each = variant.perRound.map((rps, i) => rps / (baseline.perRound[i] ?? Number.NaN));
+  const rounds = each.filter(Number.isFinite);
+  if (rounds.length === 0) throw new Error('no round to compare');
+  const interval = medianInterval(rounds);
+  return {
+    ratio: round(median(rounds)),
+    perRound: rounds.map((r) => round(r)),
+    interval95: interval && { low: round(interval.low), high: round(interval.high) },
+  };
 }
 
-/** Each round's variant / baseline, for the spread behind a median. */
-export function perRoundRatios(variant: Throughput, baseline: Throughput): number[] {
-  return ratios(variant, baseline).map((r) => round(r));
+/**
+ * The targets measured together (compareThroughput), then each of `pairs` read as variant ÷
+ * baseline: the ratios (the figures), and the details behind them as every benchmark reports them.
+ */
+export async function compareRatios<P extends string>(
+  targets: readonly Target[],
+  load: LoadSettings,
+  pairs: Pairs<P>,
+) {
+  const requestsPerSec = await compareThroughput(targets, load);
+  const read = Object.entries<Pairs<P>[P]>(pairs).map(([name, [variant, baseline]]) => ({
+    name,
+    ...ratioOf(requestsPerSec[variant], requestsPerSec[baseline]),
+  }));
+  const each = <K extends keyof (typeof read)[number]>(key: K) =>
+    Object.fromEntries(read.map((r) => [r.name, r[key]])) as Record<P, (typeof read)[number][K]>;
+  return {
+    ratios: each('ratio'),
+    details: {
+      load,
+      ratio: RATIO_READING,
+      perRoundRatios: each('perRound'),
+      // Where the true median lies (95 %): a goal inside the interval is not decided by one run.
+      intervals95: each('interval95'),
+      requestsPerSec,
+    },
+  };
 }
 
-/** The 95 % interval of throughputRatio's median (stats.ts, medianInterval): how far the noise reaches. */
-export function throughputRatioInterval(variant: Throughput, baseline: Throughput) {
-  const interval = medianInterval(perRoundRatios(variant, baseline));
-  return interval === undefined ? undefined : { low: round(interval.low), high: round(interval.high) };
-}
+/** Session creations through the kit at `appUrl`: POST /identity/session with no cookie, a new browser session each time. */
+export const creationAt = (name: string, appUrl: string): Target => ({
+  name,
+  url: `${appUrl}/identity/session`,
+  method: 'POST',
+  headers: { 'content-type': 'application/json', accept: 'application/json' },
+  body: '{}',
+});

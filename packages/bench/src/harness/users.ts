@@ -18,15 +18,17 @@ export function benchBrowser(stack: Pick<Stack, 'appUrl'>, dispatcher?: Dispatch
 }
 
 /**
- * `count` distinct people, each verified through the kit and approved by the sandbox, with the
- * cookies the gate settled on (the first approval moves an anonymous session to a new id).
- * `signIn`: each signs in first, so the verification is bound to an account. Each is inside a
- * visit of the default gate (`/visit`) when it is returned.
+ * `count` distinct people, each verified through the app at `stack.appUrl` and approved by the
+ * sandbox, with the cookies the gate settled on (the first approval moves an anonymous session to
+ * a new id), each inside a visit of the default gate (`/visit`) when it is returned.
+ * On the Express app (app.ts) each has passed its strict gate (`/gated`) first and set the
+ * identification `/limit` reads; `signIn`: each signs in first, so the verification is bound to an
+ * account. `visitOnly`: an app with the default gate alone (shell-apps.ts, the Next.js app).
  */
 export async function approvedUsers(
   stack: Pick<Stack, 'appUrl' | 'sandboxUrl' | 'apiKey'>,
   count: number,
-  signIn = false,
+  { signIn = false, visitOnly = false } = {},
 ): Promise<ApprovedUser[]> {
   const sandbox = createSandboxControl({ url: stack.sandboxUrl, apiKey: stack.apiKey });
   const users: ApprovedUser[] = [];
@@ -38,39 +40,18 @@ export async function approvedUsers(
     expectStatus(201, created, 'POST /identity/session');
     const { identificationId } = await sandbox.submitByCode(created.json.sessionCode, 'approve');
     await sandbox.waitForStatus(identificationId, 'APPROVED');
-    for (let i = 0; i < 2; i++) expectStatus(200, await browser.get('/gated'), 'an approved user at /gated');
+    if (!visitOnly) {
+      for (let i = 0; i < 2; i++)
+        expectStatus(200, await browser.get('/gated'), 'an approved user at /gated');
+    }
     // The visit starts here (the default gate's read); the load's requests are inside it.
     expectStatus(200, await browser.get('/visit'), 'an approved user at /visit');
-    await browser.post(`/bench/limit?id=${encodeURIComponent(identificationId)}`);
+    if (!visitOnly) await browser.post(`/bench/limit?id=${encodeURIComponent(identificationId)}`);
     users.push({
       cookie: browser.cookieHeader,
       identificationId,
       ...(signedIn ? { userId: signedIn.json.userId } : {}),
     });
-  });
-  return users;
-}
-
-/**
- * `count` anonymous visitors of core's Fetch door at `url` (fetch-app.ts), each verified and
- * approved, inside a visit of its default gate (`/visit`): their sealed cookie as the gate left it.
- */
-export async function approvedVisitors(
-  url: string,
-  stack: Pick<Stack, 'sandboxUrl' | 'apiKey'>,
-  count: number,
-): Promise<ApprovedUser[]> {
-  const sandbox = createSandboxControl({ url: stack.sandboxUrl, apiKey: stack.apiKey });
-  const users: ApprovedUser[] = [];
-  await runPool(count, 8, async () => {
-    const browser = benchBrowser({ appUrl: url });
-    const created = await browser.post<{ sessionCode: string }>('/identity/session');
-    expectStatus(201, created, 'POST /identity/session');
-    const { identificationId } = await sandbox.submitByCode(created.json.sessionCode, 'approve');
-    await sandbox.waitForStatus(identificationId, 'APPROVED');
-    // The first approval moves the visitor to a new cookie; the visit starts with this read.
-    expectStatus(200, await browser.get('/visit'), 'an approved visitor at /visit');
-    users.push({ cookie: browser.cookieHeader, identificationId });
   });
   return users;
 }

@@ -26,7 +26,7 @@ export async function runFlood(args: LoadArgs) {
     app: { binding: 'memory' as const, upstreamReadsPerSecond: 20 },
   };
   return withStack(options, async (stack) => {
-    const people = await approvedUsers(stack, VERIFIED_PEOPLE, true);
+    const people = await approvedUsers(stack, VERIFIED_PEOPLE, { signIn: true });
     const flooders = [];
     for (const address of FLOODING_ADDRESSES) {
       const dispatcher = new Agent({ localAddress: address });

@@ -1,20 +1,20 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { updateFile } from '../results.js';
 
 /**
- * Merges this run's figures under `mode` ('load' or 'soak') into the gitignored
+ * Merges this run's figures under `mode` ('load', 'soak', 'flood', 'chaos', …) into the gitignored
  * packages/bench/results/load-results.json; with `publish`, into the committed
- * packages/bench/load-results.json too (the other mode's figures stay). Returns the files written.
+ * packages/bench/load-results.json too (the other modes' figures stay). Returns the files written.
  */
 export function writeResults(mode: string, figures: unknown, publish: boolean): string[] {
-  const own = new URL('../../results/', import.meta.url);
-  mkdirSync(own, { recursive: true });
-  const files = [new URL('load-results.json', own)];
-  if (publish) files.push(new URL('../../load-results.json', import.meta.url));
+  const files = [
+    'packages/bench/results/load-results.json',
+    ...(publish ? ['packages/bench/load-results.json'] : []),
+  ];
   for (const file of files) {
-    const all = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-    all[mode] = figures;
-    writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+    updateFile(
+      file,
+      (old) => `${JSON.stringify({ ...(old && JSON.parse(old)), [mode]: figures }, null, 2)}\n`,
+    );
   }
-  return files.map((file) => fileURLToPath(file));
+  return files;
 }
