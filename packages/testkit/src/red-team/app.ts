@@ -146,12 +146,28 @@ export async function verificationsFrom(app: GatedApp, address: string, count: n
   const browsers: Browser[] = [];
   for (let i = 0; i < count; i++) {
     const browser = app.browser(dispatcher);
-    expect((await browser.post('/identity/session')).status).toBe(201);
+    expect(await createdAsTheWidgetDoes(browser)).toBe(201);
     browsers.push(browser);
     // Creations stay under the service's own limit: the flood is the reads.
     await sleep(40);
   }
   return browsers;
+}
+
+/**
+ * POST /identity/session, asked again after 1 s on a 503 or 429, as the widget asks a refused start
+ * again (three times at most): the set-up's creations share the service's 40 calls a second with the
+ * kit's reads after the verified people's webhooks, and those can land in the same second (CI saw
+ * one creation answered 503 there).
+ */
+async function createdAsTheWidgetDoes(browser: Browser): Promise<number> {
+  let status = 0;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (attempt > 0) await sleep(1000);
+    status = (await browser.post('/identity/session')).status;
+    if (status !== 503 && status !== 429) break;
+  }
+  return status;
 }
 
 /** Every browser polls GET /identity/status every `everyMs` until stop(); `statuses` as they are answered. */
