@@ -182,8 +182,9 @@ test('with e-mail and SMS both offered, one button each, named by its channel an
     widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com`, exact: true }),
   ).toHaveCount(1);
   await widget.getByRole('button', { name: `${en.send} ${en.sms}: •••••67`, exact: true }).click();
-  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '').sendTo).toEqual({ channel: 'sms' });
+  // Shown once the send was answered: only then has the stub surely seen its body.
   await expect(widget.getByText(en.sentTo.replace('{to}', '•••••67'))).toBeVisible();
+  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '').sendTo).toEqual({ channel: 'sms' });
 });
 
 test('a refused send says so and keeps the session on screen; a long 429 says to wait', async ({
