@@ -59,8 +59,9 @@ function instanceLogger(name: string, lines: string[]): Logger {
       capture.debug?.(message, meta);
       shared.debug?.(message, meta);
       if (message === 'webhook accepted') {
-        events.push(`${name}: webhook accepted`);
-        acceptedFor.push(String((meta as { identificationId?: unknown } | undefined)?.identificationId));
+        const identificationId = String((meta as { identificationId?: unknown } | undefined)?.identificationId);
+        events.push(`${name}: webhook accepted for ${identificationId}`);
+        acceptedFor.push(identificationId);
       }
     },
     info: (message, meta) => capture.info?.(message, meta),
@@ -172,6 +173,9 @@ describe('sessions shared through connect-redis', () => {
 describe('hints and webhook ids shared through the Redis status bus', () => {
   it('a webhook received by A wakes a long-poll waiting on B at once', async () => {
     const person = new Person();
+    // From the creation on: the sandbox's creation webhooks reach A too, and their hints may reach B
+    // after the long-poll began and wake it (B then reads the submitted status).
+    const before = events.length;
     const created = await person.via(b).post<{ sessionCode: string }>('/identity/session');
     expect(created.status).toBe(201);
 
@@ -184,8 +188,7 @@ describe('hints and webhook ids shared through the Redis status bus', () => {
         return res;
       });
     await waiting;
-    const before = events.length;
-    await submitDocument(sandbox, created.json.sessionCode, 'manual_review');
+    const { identificationId } = await submitDocument(sandbox, created.json.sessionCode, 'manual_review');
 
     const answer = await poll;
     // B polls the upstream every 10 s and the wait is 8 s: only A's webhook, pushed through Redis,
@@ -195,8 +198,9 @@ describe('hints and webhook ids shared through the Redis status bus', () => {
     // either way past awaiting_user, which B alone would still answer at the deadline.
     expect(['in_review', 'in_manual_review']).toContain(answer.json.phase);
     const after = events.slice(before);
-    expect(after).toContain('A: webhook accepted');
-    expect(after.indexOf('A: webhook accepted')).toBeLessThan(after.indexOf('B: long-poll answered'));
+    const accepted = `A: webhook accepted for ${identificationId}`;
+    expect(after).toContain(accepted);
+    expect(after.indexOf(accepted)).toBeLessThan(after.indexOf('B: long-poll answered'));
     expect(b.lines.some((line) => line.includes('webhook accepted'))).toBe(false);
   });
 
