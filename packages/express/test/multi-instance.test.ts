@@ -59,7 +59,9 @@ function instanceLogger(name: string, lines: string[]): Logger {
       capture.debug?.(message, meta);
       shared.debug?.(message, meta);
       if (message === 'webhook accepted') {
-        const identificationId = String((meta as { identificationId?: unknown } | undefined)?.identificationId);
+        const identificationId = String(
+          (meta as { identificationId?: unknown } | undefined)?.identificationId,
+        );
         events.push(`${name}: webhook accepted for ${identificationId}`);
         acceptedFor.push(identificationId);
       }
