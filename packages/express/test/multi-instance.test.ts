@@ -196,8 +196,8 @@ describe('hints and webhook ids shared through the Redis status bus', () => {
     // B polls the upstream every 10 s and the wait is 8 s: only A's webhook, pushed through Redis,
     // can have told B before the wait ended.
     expect(answer.status).toBe(200);
-    // Woken by the first of the sandbox's webhooks (submitted) or a later one (in manual review):
-    // either way past awaiting_user, which B alone would still answer at the deadline.
+    // Woken by a hint of one of the sandbox's webhooks to A (a creation's, submitted, in manual
+    // review): either way past awaiting_user, which B alone would still answer at the deadline.
     expect(['in_review', 'in_manual_review']).toContain(answer.json.phase);
     const after = events.slice(before);
     const accepted = `A: webhook accepted for ${identificationId}`;
