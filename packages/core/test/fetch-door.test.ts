@@ -48,10 +48,10 @@ function appOf(kit: VerifyKit) {
     if (pathname === '/forget' && request.method === 'POST') {
       return json({ forgotten: true }, 200, (await kit.forget(request, context)).headers);
     }
-    if (pathname === '/custom') {
+    if (pathname === '/custom' || pathname === '/custom-dropping-headers') {
       try {
         const { headers, ...result } = await kit.statusOf(request, undefined, context);
-        return json(result, 200, headers);
+        return json(result, 200, pathname === '/custom' ? headers : undefined);
       } catch (error) {
         return json({ code: isVerifyKitError(error) ? error.code : 'unknown' }, 503);
       }
@@ -167,18 +167,30 @@ describe('the gate on the Fetch door', () => {
     expect((await old.get('/api/data')).json).toMatchObject({ status: null, phase: null });
   });
 
-  it('statusOf seeing the approval first re-issues the cookie too, and the gate then keeps it', async () => {
-    const browser = context.browser();
-    const created = await browser.post<SessionResponseBody>('/identity/session');
-    const before = visitorOf(browser);
-    await approve(context.sandbox, created.json.sessionCode);
-    const custom = await browser.get('/custom');
-    expect(custom.json).toMatchObject({ status: 'APPROVED', phase: 'approved', approved: true });
-    const after = visitorOf(browser);
-    expect(after).not.toBe(before);
-    expect((await browser.get('/api/data')).status).toBe(200);
-    expect(visitorOf(browser)).toBe(after);
-  });
+  for (const page of ['/custom', '/custom-dropping-headers']) {
+    it(`statusOf seeing the approval first moves nothing (${page}): the verification survives a page whose headers never reach the browser, and the gate moves the cookie once`, async () => {
+      const browser = context.browser();
+      const created = await browser.post<SessionResponseBody>('/identity/session');
+      const before = visitorOf(browser);
+      const kept = browser.cookies.clone();
+      await approve(context.sandbox, created.json.sessionCode);
+      const custom = await browser.get(page);
+      expect(custom.json).toMatchObject({ status: 'APPROVED', phase: 'approved', approved: true });
+      // Nothing was lost by reading: the cookie from before it, and the browser's, still find it.
+      const unread = new Browser(context.server.url, kept.clone());
+      expect((await unread.get<StatusResponseBody>('/identity/status')).json.phase).toBe('approved');
+      expect((await browser.get<StatusResponseBody>('/identity/status')).json.phase).toBe('approved');
+      const granted = await browser.get('/api/data');
+      expect(granted.status).toBe(200);
+      const after = visitorOf(browser);
+      expect(after).not.toBe(before);
+      expect([granted.headers['set-cookie']].flat()).toHaveLength(1);
+      expect((await browser.get('/api/data')).status).toBe(200);
+      expect(visitorOf(browser)).toBe(after);
+      // The cookie from before the move holds nothing any more.
+      expect((await new Browser(context.server.url, kept).get('/api/data')).status).toBe(403);
+    });
+  }
 
   it('never reads the body: request.bodyUsed is false after gate, refused or granted, and the handler reads it whole', async () => {
     const browser = context.browser();

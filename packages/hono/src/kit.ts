@@ -50,6 +50,9 @@ export interface VerifyKit<E extends Env = Env> {
   close(): Promise<void>;
 }
 
+/** What a granted answer's Cache-Control says (core's gate gives it): this person's page, for no shared cache. */
+const PRIVATE = 'private, no-store';
+
 const defaultLogger = { warn: (message: string) => console.warn(`[verify-kit] ${message}`) };
 
 /** `/identity/` and `/identity` are one mount; `/` stays `/`. */
@@ -158,13 +161,16 @@ export function createVerifyKit<E extends Env = Env>(
         const { kit, contextOf } = madeFor(c);
         const result = await kit.gate(c.req.raw, rules, contextOf(c));
         if (result.kind !== 'granted') return result.response;
-        const cookies = result.headers.getSetCookie();
-        // Inside a visit the gate seldom sets a cookie: then it adds nothing to the answer.
-        if (cookies.length === 0) return next();
-        // The visitor's cookie: on the prepared headers, which c.text/c.json/c.html/… take…
+        // The visitor's cookie (seldom, inside a visit) and Cache-Control: private, no-store: on the
+        // prepared headers, which c.text/c.json/c.html/… take…
         applyHeaders(c, result.headers);
         await next();
-        // …and on a Response the handler built itself, which does not take them.
+        // …and on a Response the handler built itself, which does not take them; a Cache-Control of
+        // the handler's own gives way too (a granted page is this person's, for no shared cache).
+        const headers = c.res.headers;
+        if (headers.get('cache-control') !== PRIVATE) c.header('cache-control', PRIVATE);
+        const cookies = result.headers.getSetCookie();
+        if (cookies.length === 0) return;
         const sent = new Set(c.res.headers.getSetCookie());
         for (const cookie of cookies) {
           if (!sent.has(cookie)) c.header('set-cookie', cookie, { append: true });

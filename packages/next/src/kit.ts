@@ -9,11 +9,13 @@ import {
   type RequestContext,
   type StatusOfOptions,
   type StatusOfResult,
+  VerifyKitError,
 } from '@verify-kit/core';
 import { countInNode } from '@verify-kit/core/internal/redis/counters';
 import { cookies, headers } from 'next/headers.js';
+import { redirect } from 'next/navigation.js';
 import { after, NextResponse } from 'next/server.js';
-import { type ClientAddress, NO_CLIENT_ADDRESS_WARNING, parseClientAddress } from './client-address.js';
+import { type ClientAddress, parseClientAddress } from './client-address.js';
 import { parseSetCookie, withCookies } from './cookies.js';
 import { fingerprintOf, type SharedKit, sharedKits } from './shared.js';
 
@@ -55,13 +57,23 @@ export interface VerifyKit {
   requireApproved(rules?: GateRules): ProxyGate;
   /**
    * This request's status in a Server Component, Server Action or route handler (from `headers()`
-   * and `cookies()`). Throws a VerifyKitError when the service cannot be read: fail closed.
+   * and `cookies()`). Read-only: it never moves the visitor's cookie, so a Server Component, where
+   * Next.js lets no cookie be set, loses nothing by reading. Throws a VerifyKitError when the service
+   * cannot be read: fail closed.
    */
   statusOf(options?: StatusOfOptions): Promise<StatusOfResult>;
   /**
+   * The gate for a Server Action or a route handler (the proxy gates pages, not the actions a page's
+   * form posts: Next.js accepts an action's POST on any path): `await kit.assertApproved()` first
+   * thing in the action. Answers the status when approved; otherwise `redirect(rules.redirectTo)`
+   * where given, else throws a `NOT_APPROVED` VerifyKitError (403); the service unreadable throws (503).
+   */
+  assertApproved(rules?: Pick<GateRules, 'redirectTo' | 'freshness' | 'maxAgeMs'>): Promise<StatusOfResult>;
+  /**
    * Unbinds this request's verification (from `headers()` and `cookies()`): the gate refuses it from
-   * the next request on. The visitor's cookie is cleared where Next.js lets code set cookies (a
-   * Server Action, a route handler); elsewhere the cookie stays but names nothing.
+   * the next request on. Call it from a Server Action or a route handler, where Next.js lets code set
+   * the cookie it clears; in a Server Component it throws COOKIE_NOT_WRITABLE (without a shared store
+   * the cookie itself is the verification: left in the browser, other instances would still honour it).
    */
   forget(): Promise<void>;
   /** core's `handle` with this kit's client address: for a route handler of your own. */
@@ -105,7 +117,7 @@ export function createVerifyKit(
   runtime: KitRuntime = { countIn: countInNode },
 ): VerifyKit {
   const { clientAddress, basePath = DEFAULT_BASE_PATH, ...engine } = options;
-  const addressOf = parseClientAddress(clientAddress);
+  const { addressOf, warning: addressWarning } = parseClientAddress(clientAddress);
   const coreOptions: CoreOptions<Request> = { ...engine, basePath };
   const fingerprint = fingerprintOf({ ...coreOptions, clientAddress });
 
@@ -127,7 +139,7 @@ export function createVerifyKit(
       // Other options under the same basePath (next dev reloaded lib/verify-kit.ts): the new ones win.
       void found.core.close().catch(() => {});
     }
-    if (addressOf === undefined && process.env.NODE_ENV === 'production') warn(NO_CLIENT_ADDRESS_WARNING);
+    if (addressWarning !== undefined && process.env.NODE_ENV === 'production') warn(addressWarning);
     return made.core;
   }
 
@@ -166,8 +178,12 @@ export function createVerifyKit(
     return new Request(`${proto}://${host}${basePath}`, { headers: incoming });
   }
 
-  /** The kit's Set-Cookie lines through `cookies().set`, where Next.js allows it. */
-  async function applyCookies(answer: Headers): Promise<void> {
+  /**
+   * The kit's Set-Cookie lines through `cookies().set`, where Next.js allows it. `required`: the
+   * cookie must reach the browser (forget()); else a Server Component, where Next.js allows none,
+   * goes on without it (statusOf's visit: the next gated request reads again).
+   */
+  async function applyCookies(answer: Headers, required = false): Promise<void> {
     const lines = answer.getSetCookie();
     if (lines.length === 0) return;
     const jar = await cookies();
@@ -176,11 +192,22 @@ export function createVerifyKit(
       if (cookie === undefined) continue;
       try {
         jar.set(cookie);
-      } catch {
-        // A Server Component while rendering: Next.js allows no cookie here. What the store holds
-        // is already right; the cookie this browser keeps names nothing that grants.
+      } catch (cause) {
+        if (!required) continue;
+        throw new VerifyKitError(
+          'COOKIE_NOT_WRITABLE',
+          'kit.forget() must run in a Server Action or a route handler: Next.js lets no cookie be set while a Server Component renders, and the visitor’s cookie must be cleared',
+          { cause },
+        );
       }
     }
+  }
+
+  async function statusOf(statusOptions?: StatusOfOptions): Promise<StatusOfResult> {
+    const request = await requestFromHeaders();
+    const { headers: answer, ...result } = await current().statusOf(request, statusOptions, contextOf(request));
+    await applyCookies(answer);
+    return result;
   }
 
   return {
@@ -198,20 +225,18 @@ export function createVerifyKit(
         return response;
       };
     },
-    async statusOf(statusOptions) {
-      const request = await requestFromHeaders();
-      const { headers: answer, ...result } = await current().statusOf(
-        request,
-        statusOptions,
-        contextOf(request),
-      );
-      await applyCookies(answer);
-      return result;
+    statusOf,
+    async assertApproved(rules = {}) {
+      const { redirectTo, ...decide } = rules;
+      const result = await statusOf(decide);
+      if (result.approved) return result;
+      if (redirectTo !== undefined) redirect(redirectTo);
+      throw new VerifyKitError('NOT_APPROVED', 'only a verified person may do this', { status: 403 });
     },
     async forget() {
       const request = await requestFromHeaders();
       const { headers: answer } = await current().forget(request, contextOf(request));
-      await applyCookies(answer);
+      await applyCookies(answer, true);
     },
     handle,
     gate: async (request, rules) => current().gate(request, rules, contextOf(request)),

@@ -229,9 +229,10 @@ describe('one kit per process, whatever Next.js bundles apart', () => {
     const first = kitOf();
     const { jar } = await approvedVisitor(first);
     const reloaded = kitOf({ freshness: 'every-request' });
-    // The first facade now reaches the new kit: its memory store starts empty.
-    const refused = await first.requireApproved()(navigation('/account', jar));
-    expect(refused.status).toBe(403);
+    // The first facade now reaches the new kit (a read on every request): its memory starts empty,
+    // and the visitor's cookie, which carries the verification, still lets the verified person in.
+    const granted = await first.requireApproved()(navigation('/account', jar));
+    expect(granted.headers.get('x-middleware-next')).toBe('1');
     const created = await reloaded.handlers.POST(request('/identity/session', { method: 'POST' }));
     expect(created.status).toBe(201);
   });
@@ -243,7 +244,11 @@ describe('one kit per process, whatever Next.js bundles apart', () => {
     expect((await one.requireApproved()(navigation('/account', jar))).headers.get('x-middleware-next')).toBe(
       '1',
     );
-    expect((await two.requireApproved()(navigation('/account', jar))).status).toBe(403);
+    // Closing one leaves the other serving: the cookie carries the verification to it.
+    await one.close();
+    expect((await two.requireApproved()(navigation('/account', jar))).headers.get('x-middleware-next')).toBe(
+      '1',
+    );
   });
 });
 
@@ -288,13 +293,13 @@ describe('options', () => {
     expect(other.status).toBe(404);
   });
 
-  test('without clientAddress, one warning at startup in production; none with it, none in development', () => {
+  test('without clientAddress, one warning at startup in production; none with a reader of its own, none in development', () => {
     const lines: string[] = [];
     const logger = { warn: (line: string) => lines.push(line) };
     vi.stubEnv('NODE_ENV', 'production');
     kitOf({ logger, basePath: '/a' });
-    expect(lines).toEqual([expect.stringMatching(/no clientAddress option.*one shared bucket/)]);
-    kitOf({ logger, basePath: '/b', clientAddress: 'x-real-ip' });
+    expect(lines).toEqual([expect.stringMatching(/client address is unknown.*one shared bucket/)]);
+    kitOf({ logger, basePath: '/b', clientAddress: (request) => request.headers.get('x-real-ip') ?? undefined });
     vi.stubEnv('NODE_ENV', 'development');
     kitOf({ logger, basePath: '/c' });
     expect(lines).toHaveLength(1);
@@ -322,14 +327,28 @@ describe('statusOf() and forget() in server code (headers() and cookies())', () 
     expect((await kit.requireApproved()(navigation('/account', jar))).status).toBe(403);
   });
 
-  test('in a Server Component (cookies read-only) forget still unbinds: the cookie kept names nothing', async () => {
+  test('in a Server Component (cookies read-only) forget throws COOKIE_NOT_WRITABLE, naming where to call it', async () => {
     const kit = kitOf();
     const { jar } = await approvedVisitor(kit);
     jar.take(await kit.requireApproved()(navigation('/account', jar)));
     scope.headers = new Headers({ cookie: jar.header, host: 'shop.test' });
     scope.readOnly = true;
-    await kit.forget();
-    expect((await kit.requireApproved()(navigation('/account', jar))).status).toBe(403);
+    await expect(kit.forget()).rejects.toMatchObject({
+      code: 'COOKIE_NOT_WRITABLE',
+      message: expect.stringMatching(/Server Action or a route handler/),
+    });
+  });
+
+  test('in a Server Component statusOf moves nothing: an approval seen there first is not lost (the gate moves it later)', async () => {
+    const kit = kitOf();
+    const { jar } = await approvedVisitor(kit);
+    scope.headers = new Headers({ cookie: jar.header, host: 'shop.test' });
+    scope.readOnly = true;
+    expect(await kit.statusOf()).toMatchObject({ status: 'APPROVED', approved: true });
+    expect(scope.set).toEqual([]);
+    const granted = await kit.requireApproved()(navigation('/account', jar));
+    expect(granted.headers.get('x-middleware-next')).toBe('1');
+    expect(granted.headers.getSetCookie()).toHaveLength(1);
   });
 });
 

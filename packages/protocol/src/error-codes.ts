@@ -96,6 +96,16 @@ export const ERROR_CODE = {
   ROUTE_NOT_FOUND: 'ROUTE_NOT_FOUND',
   /** kit.close() was called. */
   KIT_CLOSED: 'KIT_CLOSED',
+  /**
+   * Accounts (`accountOf`) on a platform that runs many instances with only a per-process store: an
+   * account's verification must follow it to every instance. Pass `store` (Redis, your database).
+   */
+  STORE_REQUIRED: 'STORE_REQUIRED',
+  /**
+   * The kit had to set the visitor's cookie where the server lets no cookie be set (a Next.js Server
+   * Component rendering): call it from a Server Action or a route handler.
+   */
+  COOKIE_NOT_WRITABLE: 'COOKIE_NOT_WRITABLE',
   /** A bug of the kit; the detail is in the server log. */
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const;

@@ -6,14 +6,24 @@ export interface WebhookInput {
   secret: string;
   identificationId: string;
   type?: string;
-  /** The identification's status the event carries; default IN_AUTOMATIC_REVIEW. */
+  /** The identification's status the event carries; default the one its type names (IN_AUTOMATIC_REVIEW for a review step). */
   status?: string;
   id?: string;
-  /** Unix seconds; default now. */
+  /** Unix seconds of the delivery (the signature's); default now. */
   timestamp?: number;
+  /** When the event happened (the payload's `timestamp`, epoch ms); default the delivery's time. */
+  occurredAt?: number;
   /** Replaces the JSON payload. */
   rawBody?: string;
 }
+
+/** The status an event of each type carries, as the service sends it. */
+const STATUS_OF_EVENT: Record<string, string> = {
+  'identification.approved': 'APPROVED',
+  'identification.rejected': 'REJECTED',
+  'identification.resubmission_required': 'RESUBMISSION_REQUIRED',
+  'identification.in_manual_review': 'IN_MANUAL_REVIEW',
+};
 
 /** Delivers a Standard Webhooks v1 event to the kit as the service would. */
 export function deliverWebhook(
@@ -21,16 +31,18 @@ export function deliverWebhook(
   input: WebhookInput,
 ): Promise<BrowserResponse<{ error?: { code: string } }>> {
   const id = input.id ?? `msg_${randomUUID()}`;
-  const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);
+  const now = Date.now();
+  const timestamp = input.timestamp ?? Math.floor(now / 1000);
+  const type = input.type ?? 'identification.submitted';
   const body =
     input.rawBody ??
     JSON.stringify({
-      type: input.type ?? 'identification.submitted',
-      timestamp: new Date(timestamp * 1000).toISOString(),
+      type,
+      timestamp: new Date(input.occurredAt ?? (input.timestamp === undefined ? now : timestamp * 1000)).toISOString(),
       data: {
         verificationSessionId: randomUUID(),
         identificationId: input.identificationId,
-        status: input.status ?? 'IN_AUTOMATIC_REVIEW',
+        status: input.status ?? STATUS_OF_EVENT[type] ?? 'IN_AUTOMATIC_REVIEW',
       },
     });
   return browser.fetch('POST', '/identity/webhook', {

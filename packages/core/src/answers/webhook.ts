@@ -69,10 +69,11 @@ async function verify(core: KitCore, input: WebhookInput, body: Uint8Array): Pro
   }
 }
 
-/** The v1 event: `{ type, data: { identificationId, status? } }`; anything else is not for the kit. */
+/** The v1 event: `{ type, timestamp, data: { identificationId, status? } }`; anything else is not for the kit. */
 const v1Payload: WebhookPayloadParser = (json) => {
-  const { type, data } = (json ?? {}) as {
+  const { type, timestamp, data } = (json ?? {}) as {
     type?: unknown;
+    timestamp?: unknown;
     data?: { identificationId?: unknown; status?: unknown };
   };
   const identificationId = data?.identificationId;
@@ -80,8 +81,22 @@ const v1Payload: WebhookPayloadParser = (json) => {
   if (identificationId.length === 0 || identificationId.length > 256) return undefined;
   // The identification's status, from identification.* events only (a session event's is not it).
   const status = type.startsWith('identification.') ? data?.status : undefined;
-  return { type, identificationId, ...(typeof status === 'string' ? { status } : {}) };
+  return {
+    type,
+    identificationId,
+    ...(typeof status === 'string' ? { status } : {}),
+    ...(typeof timestamp === 'string' ? { occurredAt: timestamp } : {}),
+  };
 };
+
+/**
+ * When the event happened, in the kit's clock: the payload's time, never later than its arrival (a
+ * sender's clock ahead of ours, or a payload that says nothing, counts as now).
+ */
+function occurredAt(given: number | string | undefined, arrivedAt: number): number {
+  const at = typeof given === 'number' ? given : typeof given === 'string' ? Date.parse(given) : Number.NaN;
+  return Number.isFinite(at) ? Math.min(Math.trunc(at), arrivedAt) : arrivedAt;
+}
 
 /** What the delivery is about; undefined for a body the kit does not know (a test ping, a new event). */
 function parsePayload(core: KitCore, body: Uint8Array) {
@@ -124,11 +139,12 @@ async function claimDelivery(core: KitCore, local: MemoryReplayStore, id: string
 }
 
 /** Tells the status bus (every instance's long-polls), then reads once if the kit tells events. */
-async function announce(core: KitCore, identificationId: string, type: string, status?: string) {
+async function announce(core: KitCore, identificationId: string, type: string, status: unknown, at: number) {
   const hint = {
     type,
     documentSubmitted: SUBMISSION_EVENTS.includes(type),
     ...(typeof status === 'string' && status.length <= 64 ? { status } : {}),
+    occurredAt: at,
   };
   // The stored decision first (refused at once on every instance sharing the store), then the bus.
   const decided = await core.decisions.onWebhook(identificationId, hint);
@@ -175,10 +191,11 @@ async function receive(
     return { answer: ACKNOWLEDGED };
   }
   const { identificationId, type, status } = payload;
+  const at = occurredAt(payload.occurredAt, core.now());
   core.log.debug('webhook accepted', { type, identificationId });
   core.audit({ type: 'webhook.accepted', identificationId, detail: type });
   const after = () =>
-    announce(core, identificationId, type, status).catch((error: unknown) =>
+    announce(core, identificationId, type, status, at).catch((error: unknown) =>
       core.logFailure(error, 'POST /webhook (after 204)'),
     );
   return { answer: ACKNOWLEDGED, after };

@@ -1,4 +1,5 @@
 import type { VerificationBinding } from './binding.js';
+import type { StoredDecision } from './binding-store.js';
 
 /** What the kit keeps of a visit: no status, only whose visit it is and when it was last seen. */
 export interface VisitMarker {
@@ -28,6 +29,13 @@ export interface Visitor {
   setVisit(marker: VisitMarker | undefined): void;
   clientId(): string | undefined;
   setClientId(id: string): void;
+  /**
+   * What the service last said of this browser's verification, where the browser carries it (the
+   * Fetch door's sealed cookie without a shared store); undefined elsewhere.
+   */
+  carriedDecision?(identificationId: string): StoredDecision | undefined;
+  /** The decision a gated request acted on, for the browser to carry (where it carries one). */
+  carryDecision?(decision: StoredDecision): void;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Identification, isApproved, isKnownStatus } from '@verify-kit/client/fetch';
+import { isApproved, isKnownStatus } from '@verify-kit/client/fetch';
 import { isPerProcessStore, type StoredDecision } from '../bindings/binding-store.js';
 import type { Bindings, Owner } from '../bindings/bindings.js';
 import type { KitRequest, VisitMarker } from '../bindings/kit-request.js';
@@ -6,12 +6,24 @@ import { browserCause, KIT_READ } from '../limits/read-budget.js';
 import { identificationKey } from '../shared/identification-key.js';
 import type { Log } from '../shared/log.js';
 import { BoundedMap } from '../shared/lru.js';
+import { withinMs } from '../shared/with-timeout.js';
 import { andThen, isThenable, type Maybe } from '../shared/maybe.js';
+import {
+  type Decided,
+  type DecideOptions,
+  type DecisionSettings,
+  type DecisionSource,
+  type Freshness,
+  maxAgeFor,
+  type Prefetched,
+} from './decision-settings.js';
 import type { StatusHint } from '../status/status-bus.js';
 import { isDefinitive, type ReadOptions, type StatusReader } from '../status/status-reader.js';
-import { RETIRED_AT, verifiedRefusal, vouches } from './stored-decision.js';
+import { newerDecision, RETIRED_AT, verifiedRefusal, vouches, webhookDecisionAt } from './stored-decision.js';
 
 export type { VisitMarker };
+export type { Decided, DecideOptions, DecisionSettings, DecisionSource, Freshness, Prefetched };
+export { maxAgeFor };
 
 /**
  * The visit, the stored decision and revocation (packages/express/README.md, "Freshness and
@@ -21,52 +33,14 @@ export type { VisitMarker };
  * webhook on any instance reaches it.
  */
 
-/** 'visit' (default): a read per visit, the stored decision inside it. 'every-request': a read each time. */
-export type Freshness = 'visit' | 'every-request';
-
-/** How a gated answer was made: `read` from the service just now, `stored` from the stored decision. */
-export type DecisionSource = 'read' | 'stored';
-
-export interface DecisionSettings {
-  freshness: Freshness;
-  visitIdleMs: number;
-  maxAgeMs: number;
-  staleIfErrorMs: number;
-  /** How long a verified refusal holds against reads that say APPROVED (the service's reads may lag its webhooks). */
-  refusalSettleMs: number;
-}
-
-export interface Decided {
-  identification: Identification;
-  source: DecisionSource;
-  /** A visit starts with this read: enter() it once the session is final (after an approval's move). */
-  visit?: VisitMarker;
-}
-
-/** A stored decision asked for before the binding was known (Decisions.prefetch). */
-export interface Prefetched {
-  identificationId: string;
-  decision: Maybe<StoredDecision | undefined>;
-}
-
-export interface DecideOptions {
-  freshness?: Freshness;
-  /** maxAgeFor() says what it means in each freshness. */
-  maxAgeMs?: number;
-}
-
-/**
- * `maxAgeMs` (the kit's option, a gate's, statusOf's), one meaning per freshness, here alone:
- * - 'visit': how old the visit's stored decision may grow before it is re-read in the background
- *   while it is served (default the kit's maxAgeMs; at most staleIfErrorMs);
- * - 'every-request': how old a read may be and still be reused instead of a new one (default 0).
- */
-export function maxAgeFor(freshness: Freshness, given: number | undefined, kit: DecisionSettings): number {
-  return given ?? (freshness === 'visit' ? kit.maxAgeMs : 0);
-}
-
 /** A background re-read of one identification is tried at most this often (an outage is not hammered). */
 const REFRESH_RETRY_MS = 1000;
+/**
+ * A decision only the browser's cookie carries, older than maxAgeMs, is re-read before the answer
+ * (no other instance's re-read would reach this cookie), for at most this long: a slow or failing
+ * service then serves it as the stale grant it is, and the read goes on to update this process.
+ */
+const INLINE_REFRESH_WAIT_MS = 1000;
 /** Kept this much past staleIfErrorMs, so a slow read that started before a webhook still loses to it. */
 const DECISION_TTL_MARGIN_MS = 10 * 60_000;
 
@@ -116,37 +90,51 @@ export class Decisions {
       // An ended visit's marker goes now: a session moved on approval must not carry it.
       if (marker !== undefined) req.visitor.setVisit(undefined);
       const visit = { identificationId, accountId: owner.accountId ?? null, seenAt: now };
-      return this.reader.read(identificationId, budget).then(
-        (identification) =>
-          ({
-            identification,
-            source: 'read',
-            ...(isApproved(identification.status) ? { visit } : {}),
-          }) satisfies Decided,
-      );
+      return this.reader.read(identificationId, budget).then((identification) => {
+        carry(req, identification.status, now);
+        return {
+          identification,
+          source: 'read',
+          ...(isApproved(identification.status) ? { visit } : {}),
+        } satisfies Decided;
+      });
     }
     this.#touch(req, marker, now);
     const stored =
       prefetched?.identificationId === identificationId
         ? prefetched.decision
         : this.#stored(identificationKey(identificationId));
-    // With a store of this process the stored APPROVED grants here, with no step of waiting.
-    return andThen(stored, (found) =>
-      this.#grantable(found, now)
-        ? this.#storedGrant(identificationId, found, now, options)
-        : this.#readInVisit(identificationId, found, now, budget),
-    );
+    // With a store of this process the stored APPROVED grants here, with no step of waiting. Where
+    // the browser carries a decision (no shared store), the newer of the two stands.
+    return andThen(stored, (found) => {
+      const carried = req.visitor.carriedDecision?.(identificationId);
+      const newest = newerDecision(found, carried);
+      if (newest !== undefined && newest !== carried) req.visitor.carryDecision?.(newest);
+      if (!this.#grantable(newest, now)) return this.#readInVisit(req, identificationId, newest, now, budget);
+      if (newest === found || now - newest.at < this.#maxAgeOf(newest, options)) {
+        return this.#storedGrant(identificationId, newest, now, options);
+      }
+      return this.#refreshCarried(req, identificationId, newest, now);
+    });
   }
 
   /** Inside a visit without a stored grant: a read; a stored refusal stands while the service is down. */
   async #readInVisit(
+    req: KitRequest,
     identificationId: string,
     stored: StoredDecision | undefined,
     now: number,
     budget: Pick<ReadOptions, 'cause' | 'whenRefused'>,
   ): Promise<Decided> {
     try {
-      return { identification: await this.reader.read(identificationId, budget), source: 'read' };
+      const identification = await this.reader.read(identificationId, budget);
+      // A refusal the browser carries holds against reads that lag it, as a stored one does (record()).
+      const refusal = verifiedRefusal(stored);
+      if (isApproved(identification.status) && refusal !== undefined && now < refusal.at + this.settings.refusalSettleMs) {
+        return { identification: { ...identification, status: refusal.status }, source: 'stored' };
+      }
+      carry(req, identification.status, now);
+      return { identification, source: 'read' };
     } catch (error) {
       // The service is down and the store knows a refusal: refuse (403), as the service last said.
       // A definitive answer (isDefinitive) is not an outage: nothing stored stands in for it.
@@ -155,6 +143,37 @@ export class Decisions {
       }
       throw error;
     }
+  }
+
+  /**
+   * A grant only the browser's cookie carries, older than maxAgeMs: no instance's background re-read
+   * would reach this cookie, so it is re-read now (INLINE_REFRESH_WAIT_MS at most; tried once a
+   * second per identification here). A read that fails or takes longer serves the stale grant, as a
+   * background re-read would; one that answers decides, and the cookie carries it.
+   */
+  async #refreshCarried(
+    req: KitRequest,
+    identificationId: string,
+    stale: StoredDecision & { status: string },
+    now: number,
+  ): Promise<Decided> {
+    const staleGrant = this.#storedGrant(identificationId, stale, now, {}, false);
+    const key = identificationKey(identificationId);
+    if (this.#refreshing.has(key)) return staleGrant;
+    this.#refreshing.set(key, true);
+    const read = this.reader.read(identificationId, { cause: KIT_READ });
+    let identification: Awaited<typeof read> | undefined;
+    try {
+      identification = await withinMs(read, INLINE_REFRESH_WAIT_MS);
+    } catch (error) {
+      if (isDefinitive(error)) throw error;
+      this.log.debug('a carried decision could not be re-read; it is served until staleIfErrorMs', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+    if (identification === undefined) return staleGrant;
+    carry(req, identification.status, now);
+    return { identification, source: 'read' };
   }
 
   /**
@@ -236,8 +255,14 @@ export class Decisions {
   }
 
   /** A grant from the stored decision; re-read in the background once older than maxAgeMs. */
-  #storedGrant(identificationId: string, stored: StoredDecision, now: number, options: DecideOptions) {
-    if (now - stored.at >= this.#maxAgeOf(stored, options)) this.#refresh(identificationId);
+  #storedGrant(
+    identificationId: string,
+    stored: StoredDecision,
+    now: number,
+    options: DecideOptions,
+    refresh = true,
+  ) {
+    if (refresh && now - stored.at >= this.#maxAgeOf(stored, options)) this.#refresh(identificationId);
     return {
       identification: { id: identificationId, status: 'APPROVED' },
       source: 'stored',
@@ -314,9 +339,14 @@ export class Decisions {
     if (!hint?.type?.startsWith('identification.') || isApproved(hint.status)) return false;
     const stored = await this.#stored(key);
     if (stored?.at === RETIRED_AT) return false;
-    const status = typeof hint.status === 'string' && isKnownStatus(hint.status) ? hint.status : null;
-    await this.#put(key, { status, at: this.now(), source: 'webhook' });
-    return stored !== undefined;
+    const given = hint.status;
+    const status = typeof given === 'string' && isKnownStatus(given) ? given : null;
+    const at = webhookDecisionAt(
+      { type: hint.type, status: given === undefined ? undefined : status, occurredAt: hint.occurredAt },
+      this.now(),
+    );
+    const stood = await this.#put(key, { status, at, source: 'webhook' });
+    return stored !== undefined && stood !== false;
   }
 
   /**
@@ -385,4 +415,9 @@ export class Decisions {
   enter(req: KitRequest, marker: VisitMarker): void {
     req.visitor.setVisit(marker);
   }
+}
+
+/** What a read of this request said, for the browser to carry where it carries decisions. */
+function carry(req: KitRequest, status: string, at: number): void {
+  req.visitor.carryDecision?.({ status, at, source: 'read' });
 }

@@ -6,14 +6,19 @@ import { type GateRules, parseGateRules } from '../answers/gate-rules.js';
 import { isThenable } from '../shared/maybe.js';
 import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
-import { headerOf, isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
+import { headerOf, kitRequestOf, type RequestContext } from './kit-request.js';
 import { toResponse } from './respond.js';
-import { SealedVisitor, type VisitorCookies } from './visitor.js';
+import type { SealedVisitor } from './visitor.js';
+import type { Visitors } from './visitors.js';
+
+/** What a granted answer's Cache-Control must say: the page is this person's, for no shared cache. */
+export const PRIVATE = 'private, no-store';
 
 /**
  * One gated request's result: pass it on only when `granted`; otherwise send `response` (303 for a
- * navigation with redirectTo, 403 JSON, 503). `headers` go on whatever is sent (the visitor's
- * cookie when the visit began or the session moved).
+ * navigation with redirectTo, 403 JSON, 503). `headers` go on whatever is sent: the visitor's cookie
+ * when the visit began or the session moved, and for a grant `Cache-Control: private, no-store`
+ * (the page is this person's: set it on the page's answer, over any Cache-Control of its own).
  */
 export type GateResult =
   | { kind: 'granted'; headers: Headers }
@@ -43,7 +48,7 @@ function withHeaders(response: Response, headers: Headers): Response {
  * kit.gate(request, rules?, context?): reads the request's headers only, never its body (the
  * request stays whole for the handler after it). The rules are checked once per rules object.
  */
-export function createGate(core: KitCore, cookies: VisitorCookies) {
+export function createGate(core: KitCore, visitors: Visitors) {
   const parsed = new WeakMap<object, ReturnType<typeof parseGateRules>>();
   const defaults = parseGateRules(undefined, core.decisions.settings);
   const rulesOf = (rules: GateRules | undefined) => {
@@ -62,11 +67,10 @@ export function createGate(core: KitCore, cookies: VisitorCookies) {
     context: RequestContext = {},
   ): Promise<GateResult> {
     const { redirectTo, decideOptions } = rulesOf(rules);
-    const https = isHttps(request, context);
     let outcome: ReturnType<typeof gateOutcome>;
     let visitor: SealedVisitor | undefined;
     try {
-      const found = SealedVisitor.of(core.bindings, cookies, headerOf(request, context)('cookie'), https);
+      const found = visitors.of(request, context, visitors.secure(request, context));
       visitor = isThenable(found) ? await found : found;
       const decided = core.decide(kitRequestOf(request, context, visitor), decideOptions);
       // Inside a visit with a store of this process the verdict is there at once: no step of waiting.
@@ -87,12 +91,12 @@ export function createGate(core: KitCore, cookies: VisitorCookies) {
         : new VerifyKitError('INTERNAL_ERROR', 'the gate failed', { cause: error });
       return { kind: 'unavailable', headers, response, error: failed };
     }
-    const cookie = visitor.changed ? await visitor.setCookie(cookies, https) : undefined;
+    const cookie = await visitors.setCookie(visitor);
     if (outcome.kind === 'granted') {
-      return {
-        kind: 'granted',
-        headers: new Headers(cookie === undefined ? undefined : { 'Set-Cookie': cookie }),
-      };
+      // A granted answer is this person's alone: no shared cache (a CDN, a proxy) may keep it.
+      const headers = new Headers({ 'Cache-Control': PRIVATE });
+      if (cookie !== undefined) headers.append('Set-Cookie', cookie);
+      return { kind: 'granted', headers };
     }
     const headers = new Headers({ 'Cache-Control': 'no-store' });
     if (cookie !== undefined) headers.append('Set-Cookie', cookie);

@@ -7,9 +7,9 @@ import { ERROR_CODE } from '../shared/errors.js';
 import { type HeaderOf, isCrossSite, isJsonContentType } from '../shared/request-guards.js';
 import type { KitCore } from '../wiring/core.js';
 import { readBody, readJson } from './body.js';
-import { headerOf, isHttps, kitRequestOf, type RequestContext, signalOf } from './kit-request.js';
+import { headerOf, kitRequestOf, type RequestContext, signalOf } from './kit-request.js';
 import { toResponse } from './respond.js';
-import { SealedVisitor, type VisitorCookies } from './visitor.js';
+import type { Visitors } from './visitors.js';
 
 type Route = 'session' | 'status' | 'qr.svg' | 'webhook';
 
@@ -43,11 +43,10 @@ function withHost(header: HeaderOf, url: URL): HeaderOf {
  * kit.handle(request, context): the widget protocol and the webhook receiver under `basePath`, the
  * same answers as the Express router's (answers/), and 404/405 JSON elsewhere.
  */
-export function createHandler(core: KitCore, basePath: string, cookies: VisitorCookies) {
+export function createHandler(core: KitCore, basePath: string, visitors: Visitors) {
   const receiveWebhook = webhookReceiver(core);
 
   async function answer(request: Request, context: RequestContext, route: Route, url: URL) {
-    const https = isHttps(request, context);
     if (route === 'webhook') {
       const { answer, after } = await receiveWebhook({
         alreadyParsed: request.bodyUsed,
@@ -61,12 +60,7 @@ export function createHandler(core: KitCore, basePath: string, cookies: VisitorC
       }
       return { answer, cookies: [] };
     }
-    const visitor = await SealedVisitor.of(
-      core.bindings,
-      cookies,
-      headerOf(request, context)('cookie'),
-      https,
-    );
+    const visitor = await visitors.of(request, context, visitors.secure(request, context));
     const kreq = kitRequestOf(request, context, visitor);
     let answered: Answer | undefined;
     if (route === 'session') {
@@ -82,7 +76,7 @@ export function createHandler(core: KitCore, basePath: string, cookies: VisitorC
     } else {
       answered = await answerQr(core, kreq);
     }
-    const cookie = await visitor.setCookie(cookies, https);
+    const cookie = await visitors.setCookie(visitor);
     return { answer: answered, cookies: cookie === undefined ? [] : [cookie] };
   }
 

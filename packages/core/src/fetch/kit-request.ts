@@ -1,5 +1,6 @@
 import type { KitRequest } from '../bindings/kit-request.js';
 import { normalizeAddress } from '../shared/ip-address.js';
+import type { HttpsOption } from './options.js';
 import type { SealedVisitor } from './visitor.js';
 
 /** What a shell knows of a request beyond the `Request` itself. */
@@ -15,7 +16,7 @@ export interface RequestContext {
   signal?: AbortSignal | undefined;
   /** Keeps work going after the answer (a webhook's follow-up), e.g. Workers' `ctx.waitUntil`. */
   waitUntil?: ((work: Promise<unknown>) => void) | undefined;
-  /** The request came over https; default its URL's scheme (behind a proxy: say so here). */
+  /** The request came over https, where the kit's `https` option is 'auto'; default its URL's scheme. */
   https?: boolean | undefined;
   /**
    * The request's header by lower-case name, where the server has a cheaper way than
@@ -30,7 +31,13 @@ export function headerOf(request: Request, context: RequestContext): (name: stri
   return context.header ?? ((name) => request.headers.get(name) ?? undefined);
 }
 
-export function isHttps(request: Request, context: RequestContext): boolean {
+/** Whether this request's browser connection is https, by the kit's `https` option. */
+export function isHttps(request: Request, context: RequestContext, option: HttpsOption): boolean {
+  if (typeof option === 'boolean') return option;
+  if (option === 'x-forwarded-proto') {
+    const proto = headerOf(request, context)('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+    if (proto !== undefined) return proto === 'https';
+  }
   return context.https ?? request.url.startsWith('https:');
 }
 

@@ -7,9 +7,10 @@ import { type KitHealth, readHealth } from '../wiring/health.js';
 import { type VerifyKitOptions as EngineOptions, resolveOptions } from '../wiring/options.js';
 import { createGate, type GateResult } from './gate.js';
 import { createHandler } from './handler.js';
-import { headerOf, isHttps, kitRequestOf, type RequestContext } from './kit-request.js';
+import { isProduction } from '../wiring/platform.js';
+import { kitRequestOf, type RequestContext } from './kit-request.js';
 import { type FetchOptions, parseFetchOptions } from './options.js';
-import { SealedVisitor, VisitorCookies } from './visitor.js';
+import { Visitors } from './visitors.js';
 
 /** What the Fetch kit's webhookVerifier is given. */
 export interface FetchWebhookVerifierInput {
@@ -59,33 +60,32 @@ export function createVerifyKit<Req = Request>(
   options: VerifyKitOptions<Req>,
   runtime: KitRuntime = {},
 ): VerifyKit {
-  const { basePath, secret, ...engine } = options;
-  const fetchOptions = parseFetchOptions({ basePath, secret });
+  const { basePath, secret, https, ...engine } = options;
+  const production = isProduction();
+  const fetchOptions = parseFetchOptions({ basePath, secret, https }, production);
   const core = new KitCore(resolveOptions(engine), {
     connect: createFetchClient,
     ...(runtime.countIn === undefined ? {} : { countIn: runtime.countIn }),
   });
-  const cookies = new VisitorCookies(fetchOptions.secret);
-  const handle = createHandler(core, fetchOptions.basePath, cookies);
-  const gate = createGate(core, cookies);
+  const visitors = new Visitors(core, fetchOptions, production);
+  const handle = createHandler(core, fetchOptions.basePath, visitors);
+  const gate = createGate(core, visitors);
 
-  /** Runs `work` with this request's visitor; the cookie it changed goes in the returned headers. */
+  /**
+   * Runs `work` with this request's visitor; the cookie it changed goes in the returned headers.
+   * `sendsCookie` false: the app may drop them (statusOf), so nothing moves.
+   */
   async function withVisitor<T>(
     request: Request,
     context: RequestContext,
+    sendsCookie: boolean,
     work: (req: ReturnType<typeof kitRequestOf>) => Promise<T>,
   ): Promise<{ result: T; headers: Headers }> {
     core.assertOpen();
-    const https = isHttps(request, context);
-    const visitor = await SealedVisitor.of(
-      core.bindings,
-      cookies,
-      headerOf(request, context)('cookie'),
-      https,
-    );
+    const visitor = await visitors.of(request, context, visitors.secure(request, context), sendsCookie);
     const result = await work(kitRequestOf(request, context, visitor));
     const headers = new Headers();
-    const cookie = await visitor.setCookie(cookies, https);
+    const cookie = await visitors.setCookie(visitor);
     if (cookie !== undefined) headers.append('Set-Cookie', cookie);
     return { result, headers };
   }
@@ -94,13 +94,13 @@ export function createVerifyKit<Req = Request>(
     handle,
     gate,
     async statusOf(request, statusOptions, context = {}) {
-      const { result, headers } = await withVisitor(request, context, (req) =>
+      const { result, headers } = await withVisitor(request, context, false, (req) =>
         statusOf(core, req, statusOptions),
       );
       return { ...result, headers };
     },
     async forget(request, context = {}) {
-      const { headers } = await withVisitor(request, context, (req) => forget(core, req));
+      const { headers } = await withVisitor(request, context, true, (req) => forget(core, req));
       return { headers };
     },
     health: () => readHealth(core),

@@ -1,96 +1,66 @@
 import type { VerificationBinding } from '../bindings/binding.js';
+import type { StoredDecision } from '../bindings/binding-store.js';
 import type { Bindings } from '../bindings/bindings.js';
 import type { VisitMarker, Visitor } from '../bindings/kit-request.js';
-import { markerOf, VISIT_KEY } from '../decisions/visit-marker.js';
-import { BoundedMap } from '../shared/lru.js';
+import { sameIdentification } from '../shared/identification-key.js';
 import { andThen, type Maybe } from '../shared/maybe.js';
 import { cookieIn, serializeClearCookie, serializeCookie } from '../web/cookie-header.js';
-import { type CookieSecret, sealCookie, unsealCookie } from '../web/sealed-cookie.js';
+import { isEmpty, type Sealed } from './sealed-state.js';
+import type { VisitorCookies } from './visitor-cookies.js';
+
+export { VisitorCookies } from './visitor-cookies.js';
 
 /** The anonymous visitor's cookie: sealed, `__Host-` over https (cookie-header.ts). */
 export const VISITOR_COOKIE = 'vk_visitor';
-/** Where an anonymous visitor's binding is kept: the store's bindings, beside the accounts'. */
+/** Where a shared store keeps an anonymous visitor's binding: the store's bindings, beside the accounts'. */
 export const VISITOR_KEY_PREFIX = 'anonymous-visitor:';
 /** Browsers keep a cookie at most 400 days; the binding's own retention ends it sooner. */
 const COOKIE_MAX_AGE_SECONDS = 400 * 24 * 3600;
 
-/** What the sealed cookie holds: no binding, no key, no contact; only ids and the visit. */
-interface Sealed {
-  /** This browser session's random id: the binding is kept under it in the store. */
-  s?: string;
-  /** The visit marker (decisions.ts). */
-  v?: VisitMarker;
-  /** The creation limits' random id of this browser (creation-ticket.ts). */
-  c?: string;
-}
-
 const randomId = () => crypto.randomUUID();
 
-function parseSealed(value: Record<string, unknown> | undefined): Sealed {
-  if (value === undefined) return {};
-  const { s, c } = value;
-  const v = markerOf({ [VISIT_KEY]: value.v });
-  return {
-    ...(typeof s === 'string' && s.length > 0 && s.length <= 64 ? { s } : {}),
-    ...(v === undefined ? {} : { v }),
-    ...(typeof c === 'string' && c.length <= 64 ? { c } : {}),
-  };
-}
-
-/** Cookies opened or sealed lately, kept: a visit's requests send one cookie again and again. */
-const OPENED_COOKIES = 50_000;
-
-/**
- * The visitor cookie's seal under the kit's secret, with the texts this process opened or sealed
- * lately: a sealed text always opens to the same value, so a visit's next request costs no decryption.
- * Only texts that opened are kept (a forged one is decrypted, and refused, each time).
- */
-export class VisitorCookies {
-  readonly #opened = new BoundedMap<string, Sealed>(OPENED_COOKIES);
-
-  constructor(readonly secret: CookieSecret) {}
-
-  /** What `text` holds when it was opened or sealed here lately (no text: nothing); else undefined. */
-  known(text: string | undefined): Sealed | undefined {
-    return text === undefined ? {} : this.#opened.get(text);
-  }
-
-  async open(text: string | undefined): Promise<Sealed> {
-    const known = this.known(text);
-    if (known !== undefined || text === undefined) return known ?? {};
-    const opened = await unsealCookie(text, this.secret);
-    if (opened === undefined) return {};
-    const state = parseSealed(opened);
-    this.#opened.set(text, state);
-    return state;
-  }
-
-  async seal(state: Sealed): Promise<string> {
-    const text = await sealCookie(state, this.secret);
-    this.#opened.set(text, state);
-    return text;
-  }
+/** How this request's visitor is held. */
+export interface VisitorMode {
+  /**
+   * The cookie is the binding (no shared store: the memory store, one per process): any instance
+   * opens it and decides, and this process's retired ids stand for what a shared store would know.
+   * Otherwise the store keeps the binding under the cookie's id, and the cookie carries only ids.
+   */
+  carries: boolean;
+  /** The cookie goes over https: `__Host-` and `Secure`, and only that name is read. */
+  secure: boolean;
+  /**
+   * This request's answer carries the cookie. false where it may be dropped (statusOf in a Server
+   * Component, an app that drops statusOf's headers): nothing moves there, so reading loses nothing.
+   */
+  sendsCookie: boolean;
 }
 
 /**
- * An anonymous visitor without express-session: a sealed cookie (AES-GCM, `secret`) names a random
- * session id, and the binding is kept in the store under it. The seal is the proof: nobody can make
- * a cookie naming another's id. A copy kept from before forget() or a restart of a memory store finds
- * nothing; approval moves the binding to a new id (the fixation rule of the Express kit).
+ * An anonymous visitor of the Fetch door: a sealed cookie (AES-GCM, `secret`) that nobody but the
+ * kit can make or read. Without a shared store it carries the binding, the visit and what the service
+ * last said (any instance decides from it); with one it names a random id whose binding the store
+ * keeps. Either way a new verification, the first approval and forget() move the visitor to a new id
+ * and retire the old one, so a copy of an earlier cookie holds nothing where that is known (every
+ * instance with a shared store; this process without one).
  */
 export class SealedVisitor implements Visitor {
   #state: Sealed;
   #binding: VerificationBinding | undefined;
   #changed = false;
+  /** Another request of this browser moved it meanwhile: this one goes on with the old id, sets no cookie. */
+  #superseded = false;
   /**
-   * A visitor without a session id counts as this request's own, as express-session gives each new
-   * browser its own id: two new visitors never share one key (one would be told 409 by the other's
-   * creation, and they would share one read budget).
+   * A visitor without an id counts as this request's own, as express-session gives each new browser
+   * its own id: two new visitors never share one key (one would be told 409 by the other's creation,
+   * and they would share one read budget).
    */
   #newKey: string | undefined;
 
   private constructor(
     private readonly bindings: Bindings,
+    private readonly cookies: VisitorCookies,
+    private readonly mode: VisitorMode,
     state: Sealed,
     binding: VerificationBinding | undefined,
   ) {
@@ -98,25 +68,29 @@ export class SealedVisitor implements Visitor {
     this.#binding = binding;
   }
 
-  /** The visitor of this request's cookie; its binding read from the store once, here. */
-  /** At once when the cookie was opened here lately and the store answers at once (a visit's requests). */
+  /** The visitor of this request's cookie: at once when the cookie was opened here lately and nothing waits on a store. */
   static of(
     bindings: Bindings,
     cookies: VisitorCookies,
     cookieHeader: string | null | undefined,
-    secure: boolean,
-  ): SealedVisitor | Promise<SealedVisitor> {
-    const text = cookieIn(cookieHeader, VISITOR_COOKIE, { secure });
+    mode: VisitorMode,
+  ): Maybe<SealedVisitor> {
+    const text = cookieIn(cookieHeader, VISITOR_COOKIE, { secure: mode.secure });
     const known = cookies.known(text);
-    if (known === undefined) return cookies.open(text).then((state) => SealedVisitor.#with(bindings, state));
-    return SealedVisitor.#with(bindings, known);
+    if (known === undefined) {
+      return cookies.open(text).then((state) => SealedVisitor.#with(bindings, cookies, mode, state));
+    }
+    return SealedVisitor.#with(bindings, cookies, mode, known);
   }
 
-  static #with(bindings: Bindings, state: Sealed): Maybe<SealedVisitor> {
+  static #with(bindings: Bindings, cookies: VisitorCookies, mode: VisitorMode, state: Sealed) {
     const { s } = state;
-    if (s === undefined) return new SealedVisitor(bindings, state, undefined);
-    const binding = bindings.stored(() => bindings.store.bindings.get(VISITOR_KEY_PREFIX + s));
-    return andThen(binding, (found) => new SealedVisitor(bindings, state, found));
+    const make = (binding: VerificationBinding | undefined) =>
+      new SealedVisitor(bindings, cookies, mode, state, binding);
+    if (s === undefined || cookies.isRetired(s)) return make(undefined);
+    if (mode.carries) return make(state.binding);
+    const stored = bindings.stored(() => bindings.store.bindings.get(VISITOR_KEY_PREFIX + s));
+    return andThen(stored, make);
   }
 
   get sessionKey(): string {
@@ -137,18 +111,42 @@ export class SealedVisitor implements Visitor {
     await this.#moveTo(binding);
   }
 
+  /**
+   * The first approval this browser sees: a new id holding the binding with `approvedAt`, once.
+   * Requests of the same browser that see it while the move runs go on with the old id and send no
+   * cookie; nothing moves where the answer may not carry the cookie.
+   */
   async approve(binding: VerificationBinding, approvedAt: string): Promise<void> {
-    await this.#moveTo({ ...binding, approvedAt });
+    if (!this.mode.sendsCookie || this.#superseded) return;
+    const old = this.#state.s;
+    if (old === undefined) return this.#moveTo({ ...binding, approvedAt });
+    const running = this.cookies.moving(old);
+    if (running !== undefined) {
+      this.#superseded = true;
+      return running;
+    }
+    return this.cookies.move(old, () => this.#moveTo({ ...binding, approvedAt }));
   }
 
-  /** A new session id holding `binding`; the old id's binding goes (whoever knew it holds nothing). */
+  /** A new id holding `binding`; the old id is retired (whoever kept its cookie holds nothing). */
   async #moveTo(binding: VerificationBinding): Promise<void> {
-    const { store } = this.bindings;
     const old = this.#state.s;
     const s = randomId();
-    await this.bindings.stored(() => store.bindings.set(VISITOR_KEY_PREFIX + s, binding));
-    if (old !== undefined) await this.bindings.stored(() => store.bindings.delete(VISITOR_KEY_PREFIX + old));
-    this.#state = { ...this.#state, s };
+    if (!this.mode.carries) {
+      const { store } = this.bindings;
+      await this.bindings.stored(() => store.bindings.set(VISITOR_KEY_PREFIX + s, binding));
+      if (old !== undefined) await this.bindings.stored(() => store.bindings.delete(VISITOR_KEY_PREFIX + old));
+    }
+    if (old !== undefined) this.cookies.retire(old);
+    const { decision, ...rest } = this.#state;
+    const sameIdentification = this.#binding?.identificationId === binding.identificationId;
+    this.#state = {
+      ...rest,
+      s,
+      ...(this.mode.carries ? { binding } : {}),
+      ...(this.mode.carries && sameIdentification && decision !== undefined ? { decision } : {}),
+    };
+    if (!this.mode.carries) delete this.#state.binding;
     this.#binding = binding;
     this.#changed = true;
   }
@@ -156,8 +154,11 @@ export class SealedVisitor implements Visitor {
   async forget(): Promise<void> {
     const old = this.#state.s;
     if (old !== undefined) {
-      const { store } = this.bindings;
-      await this.bindings.stored(() => store.bindings.delete(VISITOR_KEY_PREFIX + old));
+      if (!this.mode.carries) {
+        const { store } = this.bindings;
+        await this.bindings.stored(() => store.bindings.delete(VISITOR_KEY_PREFIX + old));
+      }
+      this.cookies.retire(old);
     }
     const { c } = this.#state;
     this.#state = c === undefined ? {} : { c };
@@ -176,6 +177,25 @@ export class SealedVisitor implements Visitor {
     this.#changed = true;
   }
 
+  /** What the service last said of this visitor's verification, as the cookie carries it. */
+  carriedDecision(identificationId: string): StoredDecision | undefined {
+    const binding = this.#binding;
+    if (!this.mode.carries || binding === undefined) return undefined;
+    return sameIdentification(binding.identificationId, identificationId) ? this.#state.decision : undefined;
+  }
+
+  /** The decision this request acted on, for the cookie to carry (no shared store only). */
+  carryDecision(decision: StoredDecision): void {
+    if (!this.mode.carries || this.#binding === undefined || decision.status === null) return;
+    if (carries(this.#state.decision, decision)) return;
+    const { status, at, source, reReadAfterMs } = decision;
+    this.#state = {
+      ...this.#state,
+      decision: { status, at, source, ...(reReadAfterMs === undefined ? {} : { reReadAfterMs }) },
+    };
+    this.#changed = true;
+  }
+
   clientId(): string | undefined {
     return this.#state.c;
   }
@@ -186,21 +206,34 @@ export class SealedVisitor implements Visitor {
     this.#changed = true;
   }
 
-  /** Whether this request changed what the cookie holds (setCookie then has one to send). */
+  /** Whether this request's answer has a cookie to send (setCookie then has one). */
   get changed(): boolean {
-    return this.#changed;
+    return this.#changed && !this.#superseded;
   }
 
   /** The Set-Cookie this request's answer carries; undefined when nothing changed. */
-  async setCookie(cookies: VisitorCookies, secure: boolean): Promise<string | undefined> {
-    if (!this.#changed) return undefined;
+  async setCookie(cookies: VisitorCookies): Promise<string | undefined> {
+    if (!this.changed) return undefined;
+    const { secure } = this.mode;
     const state = this.#state;
-    if (state.s === undefined && state.v === undefined && state.c === undefined) {
-      return serializeClearCookie(VISITOR_COOKIE, { secure });
-    }
+    if (isEmpty(state)) return serializeClearCookie(VISITOR_COOKIE, { secure });
     return serializeCookie(VISITOR_COOKIE, await cookies.seal(state), {
       secure,
       maxAge: COOKIE_MAX_AGE_SECONDS,
     });
   }
+}
+
+/**
+ * The cookie already says what `decision` says: the same status from the same source, as new to
+ * within a second (a read's start and its recording differ by moments). Else it is sealed again.
+ */
+function carries(carried: StoredDecision | undefined, decision: StoredDecision): boolean {
+  return (
+    carried !== undefined &&
+    carried.status === decision.status &&
+    carried.source === decision.source &&
+    carried.reReadAfterMs === decision.reReadAfterMs &&
+    decision.at - carried.at < 1000
+  );
 }

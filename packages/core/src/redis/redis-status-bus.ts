@@ -60,7 +60,7 @@ function parseMessage(raw: string): Message | undefined {
   if (v !== 1 || typeof origin !== 'string' || typeof identificationId !== 'string') return undefined;
   if (identificationId.length === 0 || identificationId.length > 256) return undefined;
   if (typeof hint !== 'object' || hint === null) return undefined;
-  const { type, documentSubmitted, status } = hint as Record<string, unknown>;
+  const { type, documentSubmitted, status, occurredAt } = hint as Record<string, unknown>;
   return {
     v,
     origin,
@@ -70,6 +70,7 @@ function parseMessage(raw: string): Message | undefined {
       ...(typeof documentSubmitted === 'boolean' ? { documentSubmitted } : {}),
       // Only a refusal or a re-read can come of it (decisions.ts onHint): never a grant.
       ...(typeof status === 'string' && status.length <= 64 ? { status } : {}),
+      ...(typeof occurredAt === 'number' && Number.isSafeInteger(occurredAt) ? { occurredAt } : {}),
     },
   };
 }

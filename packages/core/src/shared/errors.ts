@@ -47,6 +47,8 @@ const HTTP_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   ROUTE_NOT_FOUND: 404,
   KIT_CLOSED: 503,
+  STORE_REQUIRED: 500,
+  COOKIE_NOT_WRITABLE: 500,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 

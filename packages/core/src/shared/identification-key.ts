@@ -12,5 +12,5 @@ export function identificationKey(identificationId: string): string {
 
 /** true when both ids name the same identification under that rule. */
 export function sameIdentification(a: string, b: string): boolean {
-  return identificationKey(a) === identificationKey(b);
+  return a === b || identificationKey(a) === identificationKey(b);
 }

@@ -1,10 +1,16 @@
 /**
- * Rejects after `ms` (the work may still complete later; its result is then ignored). One promise
- * and one timer: a store call of the gate goes through here on every gated request.
+ * `promise`'s outcome if it settles within `ms`, else what `late` gives (the work may still complete
+ * later; its result is then ignored). One promise and one timer.
  */
-export function withTimeout<T>(promise: PromiseLike<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+function within<T, L>(promise: PromiseLike<T>, ms: number, late: () => L | never): Promise<T | L> {
+  return new Promise<T | L>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      try {
+        resolve(late());
+      } catch (error) {
+        reject(error);
+      }
+    }, ms);
     promise.then(
       (value) => {
         clearTimeout(timer);
@@ -16,4 +22,16 @@ export function withTimeout<T>(promise: PromiseLike<T>, ms: number): Promise<T> 
       },
     );
   });
+}
+
+/** Rejects after `ms`: a store call of the gate goes through here on every gated request. */
+export function withTimeout<T>(promise: PromiseLike<T>, ms: number): Promise<T> {
+  return within(promise, ms, (): never => {
+    throw new Error(`no answer within ${ms} ms`);
+  });
+}
+
+/** `promise`'s value when it settles within `ms`, else undefined. */
+export function withinMs<T>(promise: PromiseLike<T>, ms: number): Promise<T | undefined> {
+  return within(promise, ms, () => undefined);
 }

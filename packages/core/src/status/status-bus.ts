@@ -10,6 +10,11 @@ export interface StatusHint {
   documentSubmitted?: boolean;
   /** The identification's status the event gives, if any: one not APPROVED refuses at once; never a grant. */
   status?: string;
+  /**
+   * When the event happened (epoch ms, the payload's `timestamp`, never later than its arrival): a
+   * review step delivered late never displaces a decision the kit read after it.
+   */
+  occurredAt?: number;
 }
 
 export type StatusListener = (identificationId: string, hint: StatusHint) => void;

@@ -29,6 +29,7 @@ import { isGone, StatusReader } from '../status/status-reader.js';
 import { StatusWatch } from '../status/status-watch.js';
 import { SESSION_ENDED_EVENTS, SubmissionHints } from '../webhooks/submission-hints.js';
 import type { ResolvedOptions } from './options.js';
+import { assertStoreFitsPlatform } from './platform-store.js';
 import { sharingWarnings } from './shared-parts.js';
 import { Verdicts } from './verdicts.js';
 
@@ -87,6 +88,7 @@ export class KitCore {
       logger: this.log,
     });
     this.bindings = new Bindings(options.accountOf, options.bindingStore, this.log);
+    assertStoreFitsPlatform(this.bindings.accountMode, options.bindingStore);
     this.events = new StatusEvents(
       this.bindings,
       options.onStatusChange,

@@ -12,10 +12,14 @@ import type { SendLinkOptions as SendLinkOptionsOf } from './send-link-options.j
 
 // The kit's options as an app writes them; options.ts checks them and fills in the defaults.
 
-/** What a webhook is about, from its parsed JSON: the identification and the event type. */
+/**
+ * What a webhook is about, from its parsed JSON: the identification, the event type, the status it
+ * gives and when it happened (`occurredAt`: epoch ms or ISO 8601; a review step that happened before
+ * a read never displaces what the read said).
+ */
 export type WebhookPayloadParser = (
   json: unknown,
-) => { identificationId: string; type: string; status?: string } | undefined;
+) => { identificationId: string; type: string; status?: string; occurredAt?: number | string } | undefined;
 
 /**
  * Creation limits per window: per client (browser or account) and per address. Counted in this

@@ -9,6 +9,7 @@ import type { KitCore } from '@verify-kit/core/internal/wiring/core';
 import { fn } from '@verify-kit/core/internal/wiring/option-schemas';
 import type { Phase } from '@verify-kit/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import onHeaders from 'on-headers';
 import { z } from 'zod';
 import { headerOf, kitRequestOf } from './express-request.js';
 import { fail, sendAnswer } from './send-answer.js';
@@ -33,6 +34,19 @@ const ExpressGateOptions = {
   ).optional(),
   onRefuse: z.enum(['respond', 'next'], { error: 'must be "respond" or "next"' }).default('respond'),
 };
+
+/** What a granted answer's Cache-Control says, over any of the handler's own (core's gate gives the same). */
+const PRIVATE = 'private, no-store';
+
+/**
+ * A granted answer is this person's: no shared cache (a CDN, a proxy) may keep it for anybody else,
+ * whatever Cache-Control the handler after the gate (express.static, a page's own) sets.
+ */
+function keepPrivate(res: Response): void {
+  onHeaders(res, () => {
+    res.setHeader('Cache-Control', PRIVATE);
+  });
+}
 
 /** A grant asks nothing of the request. */
 const NOT_ASKED: GatedRequest = { navigation: () => false, returnTo: () => undefined };
@@ -66,7 +80,10 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
     // Inside a visit this is all the gate does: nothing of the request is read for a grant.
     const request = verdict.kind === 'granted' ? NOT_ASKED : gatedRequest(req);
     const outcome = gateOutcome(core, verdict, request, redirectTo);
-    if (outcome.kind === 'granted') return next();
+    if (outcome.kind === 'granted') {
+      keepPrivate(res);
+      return next();
+    }
     if (outcome.kind === 'refused') {
       if (onRefuse === 'next') next(notApproved(outcome.status, outcome.phase));
       else sendAnswer(res, outcome.answer);
