@@ -12,8 +12,9 @@ import {
   VerifyKitError,
 } from '@verify-kit/core';
 import { countInNode } from '@verify-kit/core/internal/redis/counters';
+// next/navigation would bring the App Router's React contexts into route handlers' bundles (which lack them).
+import { redirect } from 'next/dist/client/components/redirect.js';
 import { cookies, headers } from 'next/headers.js';
-import { redirect } from 'next/navigation.js';
 import { after, NextResponse } from 'next/server.js';
 import { type ClientAddress, parseClientAddress } from './client-address.js';
 import { parseSetCookie, withCookies } from './cookies.js';
@@ -205,7 +206,11 @@ export function createVerifyKit(
 
   async function statusOf(statusOptions?: StatusOfOptions): Promise<StatusOfResult> {
     const request = await requestFromHeaders();
-    const { headers: answer, ...result } = await current().statusOf(request, statusOptions, contextOf(request));
+    const { headers: answer, ...result } = await current().statusOf(
+      request,
+      statusOptions,
+      contextOf(request),
+    );
     await applyCookies(answer);
     return result;
   }

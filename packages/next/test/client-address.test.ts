@@ -19,7 +19,11 @@ test('no option: no address (one shared bucket, never no limit), and a warning n
 });
 
 test('no option on a recognised platform: the header its edge overwrites', () => {
-  const request = from({ 'x-real-ip': '198.51.100.4', 'fly-client-ip': '192.0.2.9', 'x-forwarded-for': '6.6.6.6' });
+  const request = from({
+    'x-real-ip': '198.51.100.4',
+    'fly-client-ip': '192.0.2.9',
+    'x-forwarded-for': '6.6.6.6',
+  });
   expect(parse(undefined, 'vercel').addressOf?.(request)).toBe('198.51.100.4');
   expect(parse(undefined, 'fly').addressOf?.(request)).toBe('192.0.2.9');
   expect(parse(undefined, 'vercel').warning).toBeUndefined();

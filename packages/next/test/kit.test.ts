@@ -299,7 +299,11 @@ describe('options', () => {
     vi.stubEnv('NODE_ENV', 'production');
     kitOf({ logger, basePath: '/a' });
     expect(lines).toEqual([expect.stringMatching(/client address is unknown.*one shared bucket/)]);
-    kitOf({ logger, basePath: '/b', clientAddress: (request) => request.headers.get('x-real-ip') ?? undefined });
+    kitOf({
+      logger,
+      basePath: '/b',
+      clientAddress: (request) => request.headers.get('x-real-ip') ?? undefined,
+    });
     vi.stubEnv('NODE_ENV', 'development');
     kitOf({ logger, basePath: '/c' });
     expect(lines).toHaveLength(1);

@@ -38,7 +38,9 @@ export function deliverWebhook(
     input.rawBody ??
     JSON.stringify({
       type,
-      timestamp: new Date(input.occurredAt ?? (input.timestamp === undefined ? now : timestamp * 1000)).toISOString(),
+      timestamp: new Date(
+        input.occurredAt ?? (input.timestamp === undefined ? now : timestamp * 1000),
+      ).toISOString(),
       data: {
         verificationSessionId: randomUUID(),
         identificationId: input.identificationId,

@@ -1,13 +1,14 @@
-import { isApproved, isKnownStatus } from '@verify-kit/client/fetch';
-import { isPerProcessStore, type StoredDecision } from '../bindings/binding-store.js';
+import { isApproved } from '@verify-kit/client/fetch';
+import type { StoredDecision } from '../bindings/binding-store.js';
 import type { Bindings, Owner } from '../bindings/bindings.js';
 import type { KitRequest, VisitMarker } from '../bindings/kit-request.js';
 import { browserCause, KIT_READ } from '../limits/read-budget.js';
 import { identificationKey } from '../shared/identification-key.js';
 import type { Log } from '../shared/log.js';
 import { BoundedMap } from '../shared/lru.js';
-import { withinMs } from '../shared/with-timeout.js';
 import { andThen, isThenable, type Maybe } from '../shared/maybe.js';
+import { withinMs } from '../shared/with-timeout.js';
+import { isDefinitive, type ReadOptions, type StatusReader } from '../status/status-reader.js';
 import {
   type Decided,
   type DecideOptions,
@@ -17,12 +18,10 @@ import {
   maxAgeFor,
   type Prefetched,
 } from './decision-settings.js';
-import type { StatusHint } from '../status/status-bus.js';
-import { isDefinitive, type ReadOptions, type StatusReader } from '../status/status-reader.js';
-import { newerDecision, RETIRED_AT, verifiedRefusal, vouches, webhookDecisionAt } from './stored-decision.js';
+import { DecisionStore } from './decision-store.js';
+import { newerDecision, verifiedRefusal, vouches } from './stored-decision.js';
 
-export type { VisitMarker };
-export type { Decided, DecideOptions, DecisionSettings, DecisionSource, Freshness, Prefetched };
+export type { Decided, DecideOptions, DecisionSettings, DecisionSource, Freshness, Prefetched, VisitMarker };
 export { maxAgeFor };
 
 /**
@@ -41,22 +40,18 @@ const REFRESH_RETRY_MS = 1000;
  * service then serves it as the stale grant it is, and the read goes on to update this process.
  */
 const INLINE_REFRESH_WAIT_MS = 1000;
-/** Kept this much past staleIfErrorMs, so a slow read that started before a webhook still loses to it. */
-const DECISION_TTL_MARGIN_MS = 10 * 60_000;
-
-export class Decisions {
+export class Decisions extends DecisionStore {
   // Background re-reads tried lately, per identification.
   readonly #refreshing: BoundedMap<string, true>;
-  // What this process last stored per identification: a read that changes nothing skips the write.
-  readonly #written = new BoundedMap<string, { status: string; at: number }>(100_000);
 
   constructor(
     private readonly reader: StatusReader,
-    private readonly bindings: Bindings,
-    readonly settings: DecisionSettings,
+    bindings: Bindings,
+    settings: DecisionSettings,
     private readonly log: Log,
-    private readonly now: () => number,
+    now: () => number,
   ) {
+    super(bindings, settings, now);
     this.#refreshing = new BoundedMap(100_000, REFRESH_RETRY_MS, now);
   }
 
@@ -103,7 +98,7 @@ export class Decisions {
     const stored =
       prefetched?.identificationId === identificationId
         ? prefetched.decision
-        : this.#stored(identificationKey(identificationId));
+        : this.stored(identificationKey(identificationId));
     // With a store of this process the stored APPROVED grants here, with no step of waiting. Where
     // the browser carries a decision (no shared store), the newer of the two stands.
     return andThen(stored, (found) => {
@@ -130,7 +125,11 @@ export class Decisions {
       const identification = await this.reader.read(identificationId, budget);
       // A refusal the browser carries holds against reads that lag it, as a stored one does (record()).
       const refusal = verifiedRefusal(stored);
-      if (isApproved(identification.status) && refusal !== undefined && now < refusal.at + this.settings.refusalSettleMs) {
+      if (
+        isApproved(identification.status) &&
+        refusal !== undefined &&
+        now < refusal.at + this.settings.refusalSettleMs
+      ) {
         return { identification: { ...identification, status: refusal.status }, source: 'stored' };
       }
       carry(req, identification.status, now);
@@ -246,12 +245,7 @@ export class Decisions {
 
   /** Whether the identification has a stored APPROVED (a verified person: read-budget.ts). */
   async #vouched(identificationId: string): Promise<boolean> {
-    return vouches(await this.#stored(identificationKey(identificationId)));
-  }
-
-  #stored(key: string): Maybe<StoredDecision | undefined> {
-    const { store } = this.bindings;
-    return this.bindings.stored(() => store.decisions.get(key));
+    return vouches(await this.stored(identificationKey(identificationId)));
   }
 
   /** A grant from the stored decision; re-read in the background once older than maxAgeMs. */
@@ -291,110 +285,10 @@ export class Decisions {
     return { identificationId: marker.identificationId, decision };
   }
 
-  /**
-   * Each upstream read that answered (StatusReader's hook): the decision, unless a newer one is
-   * stored. A repeat of the APPROVED this process stored lately is skipped (strict mode reads on
-   * every request): whatever stands in the store instead is a refusal or that grant. A refusal is
-   * always written: another instance may have stored a grant since. Returns the status that stands
-   * instead of the read's: a verified refusal holds against an APPROVED read that started less than
-   * refusalSettleMs after it (the service's reads may lag its webhooks); a later read that agrees
-   * grants, and is re-read once older than refusalSettleMs, not maxAgeMs.
-   */
-  async record(identificationId: string, status: string, startedAt: number): Promise<string | undefined> {
-    const key = identificationKey(identificationId);
-    const written = this.#written.get(key);
-    const repeat = written?.status === status && startedAt - written.at < this.settings.maxAgeMs / 4;
-    if (repeat && isApproved(status)) return undefined;
-    let decision: StoredDecision = { status, at: startedAt, source: 'read' };
-    try {
-      if (isApproved(status)) {
-        const refusal = verifiedRefusal(await this.#stored(key));
-        if (refusal !== undefined) {
-          if (startedAt < refusal.at + this.settings.refusalSettleMs) return refusal.status;
-          decision = { ...decision, reReadAfterMs: this.settings.refusalSettleMs };
-        }
-      }
-      if (await this.#put(key, decision)) {
-        this.#written.set(key, { status, at: startedAt });
-      }
-    } catch {
-      // Logged by the store wrapper; the next gated request finds the store down too (503).
-    }
-    return undefined;
-  }
-
-  /**
-   * A verified webhook: a status the event gives that is not APPROVED replaces the stored decision
-   * (refused at once), anything else invalidates it (the next gated request reads). Never a grant.
-   * Written even where no decision is stored yet: a read under way (a visit's first, on this or
-   * another instance) started before the event and so loses to it (newer wins). true when there was
-   * a decision: the caller then reads the status at once, so an event delivered late cannot stand
-   * for longer than that read.
-   */
-  async onWebhook(identificationId: string, hint: StatusHint): Promise<boolean> {
-    const key = identificationKey(identificationId);
-    this.#written.delete(key);
-    // A session's events leave the identification's status as it is (decision 3); an approval
-    // cannot revoke, and a stored refusal is read again by the gate anyway.
-    if (!hint?.type?.startsWith('identification.') || isApproved(hint.status)) return false;
-    const stored = await this.#stored(key);
-    if (stored?.at === RETIRED_AT) return false;
-    const given = hint.status;
-    const status = typeof given === 'string' && isKnownStatus(given) ? given : null;
-    const at = webhookDecisionAt(
-      { type: hint.type, status: given === undefined ? undefined : status, occurredAt: hint.occurredAt },
-      this.now(),
-    );
-    const stood = await this.#put(key, { status, at, source: 'webhook' });
-    return stored !== undefined && stood !== false;
-  }
-
-  /**
-   * The status bus's hint, on every instance (the receiving one too). A shared store already holds
-   * the receiving instance's write, followed by its read (writing the event again here could put a
-   * late event back over that read); a store of this process only learns of the webhook here.
-   */
-  onHint(identificationId: string, hint: StatusHint): void {
-    this.#written.delete(identificationKey(identificationId));
-    if (!isPerProcessStore(this.bindings.store)) return;
-    this.onWebhook(identificationId, hint).catch(() => {
-      // Logged by the store wrapper.
-    });
-  }
-
   /** forget(): the stored decision is retired, and this browser's visit ends. */
   async forget(req: KitRequest, identificationId: string | undefined): Promise<void> {
     req.visitor.setVisit(undefined);
     if (identificationId !== undefined) await this.retire(identificationId);
-  }
-
-  /**
-   * An identification bound to nobody any more (Bindings: replaced by a new verification, or
-   * forgotten): its decision becomes one that never grants, and that no read still under way can
-   * overwrite (RETIRED_AT). A visit whose marker names it, on any device or instance, then goes
-   * through the binding (grantStored) and is refused.
-   */
-  async retire(identificationId: string): Promise<void> {
-    const key = identificationKey(identificationId);
-    this.#written.delete(key);
-    await this.#put(key, { status: null, at: RETIRED_AT, source: 'webhook' });
-  }
-
-  /**
-   * The service answered definitively (a 404, an answer about another identification): the stored
-   * decision says nothing any more (the next gated request reads), until a later read says more.
-   */
-  async invalidate(identificationId: string): Promise<void> {
-    const key = identificationKey(identificationId);
-    this.#written.delete(key);
-    await this.#put(key, { status: null, at: this.now(), source: 'read' });
-  }
-
-  /** `key`: identificationKey(id), as every store key of the kit. */
-  #put(key: string, decision: StoredDecision): Maybe<boolean> {
-    const { store } = this.bindings;
-    const ttlMs = this.settings.staleIfErrorMs + DECISION_TTL_MARGIN_MS;
-    return this.bindings.stored(() => store.decisions.put(key, decision, ttlMs));
   }
 
   /** Stale-while-revalidate: one background re-read (the reader's hook stores what it sees). */

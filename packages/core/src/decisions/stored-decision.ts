@@ -49,7 +49,8 @@ export function webhookDecisionAt(
 ): number {
   const { type, status, occurredAt } = event;
   const step =
-    REVIEW_STEP_EVENTS.includes(type) && (status === undefined || (status !== null && REVIEW_STEPS.includes(status)));
+    REVIEW_STEP_EVENTS.includes(type) &&
+    (status === undefined || (status !== null && REVIEW_STEPS.includes(status)));
   return step && occurredAt !== undefined && occurredAt < now ? occurredAt : now;
 }
 

@@ -2,8 +2,8 @@ import type { VerificationBinding } from '../bindings/binding.js';
 import type { StoredDecision } from '../bindings/binding-store.js';
 import type { VisitMarker } from '../bindings/kit-request.js';
 import { bindingExpiresAt } from '../bindings/retention.js';
-import { markerOf, VISIT_KEY } from '../decisions/visit-marker.js';
 import { RETIRED_AT } from '../decisions/stored-decision.js';
+import { markerOf, VISIT_KEY } from '../decisions/visit-marker.js';
 
 /*
  * What the anonymous visitor's sealed cookie holds (sealed-cookie.ts seals it): ids, the service's

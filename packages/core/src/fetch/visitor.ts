@@ -135,7 +135,8 @@ export class SealedVisitor implements Visitor {
     if (!this.mode.carries) {
       const { store } = this.bindings;
       await this.bindings.stored(() => store.bindings.set(VISITOR_KEY_PREFIX + s, binding));
-      if (old !== undefined) await this.bindings.stored(() => store.bindings.delete(VISITOR_KEY_PREFIX + old));
+      if (old !== undefined)
+        await this.bindings.stored(() => store.bindings.delete(VISITOR_KEY_PREFIX + old));
     }
     if (old !== undefined) this.cookies.retire(old);
     const { decision, ...rest } = this.#state;

@@ -4,11 +4,14 @@ import { type MultiInstancePlatform, productionFleet } from './platform.js';
 
 /** The shared stores that run on each platform, for the error that asks for one. */
 const STORES_THERE: Record<MultiInstancePlatform, string> = {
-  Vercel: 'redisStore({ url }) from @verify-kit/core/redis, or sqlStore(driver) from @verify-kit/core/sql over PostgreSQL',
+  Vercel:
+    'redisStore({ url }) from @verify-kit/core/redis, or sqlStore(driver) from @verify-kit/core/sql over PostgreSQL',
   'Cloudflare Workers':
     'sqlStore(d1Adapter(env.DB)) from @verify-kit/core/sql (D1), or PostgreSQL through Hyperdrive (node-redis does not run on Workers)',
-  'AWS Lambda': 'redisStore({ url }) from @verify-kit/core/redis, or sqlStore(driver) from @verify-kit/core/sql',
-  Netlify: 'redisStore({ url }) from @verify-kit/core/redis, or sqlStore(driver) from @verify-kit/core/sql over PostgreSQL',
+  'AWS Lambda':
+    'redisStore({ url }) from @verify-kit/core/redis, or sqlStore(driver) from @verify-kit/core/sql',
+  Netlify:
+    'redisStore({ url }) from @verify-kit/core/redis, or sqlStore(driver) from @verify-kit/core/sql over PostgreSQL',
   'Deno Deploy': 'sqlStore(driver) from @verify-kit/core/sql over PostgreSQL (postgres.js)',
 };
 

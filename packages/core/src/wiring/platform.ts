@@ -5,7 +5,12 @@
  */
 
 /** The platforms recognised by their environment, each running many instances (or isolates). */
-export type MultiInstancePlatform = 'Vercel' | 'Cloudflare Workers' | 'AWS Lambda' | 'Netlify' | 'Deno Deploy';
+export type MultiInstancePlatform =
+  | 'Vercel'
+  | 'Cloudflare Workers'
+  | 'AWS Lambda'
+  | 'Netlify'
+  | 'Deno Deploy';
 
 interface RuntimeGlobals {
   process?: { env?: Record<string, string | undefined> };
@@ -38,7 +43,11 @@ export function multiInstancePlatform(): MultiInstancePlatform | undefined {
 }
 
 /** Platforms that set no NODE_ENV: running there is production. */
-const ALWAYS_PRODUCTION: readonly MultiInstancePlatform[] = ['Cloudflare Workers', 'AWS Lambda', 'Deno Deploy'];
+const ALWAYS_PRODUCTION: readonly MultiInstancePlatform[] = [
+  'Cloudflare Workers',
+  'AWS Lambda',
+  'Deno Deploy',
+];
 
 /** NODE_ENV=production, or a platform that is production wherever it runs. */
 export function isProduction(): boolean {
