@@ -19,6 +19,7 @@ const UNIT = [
   'demo/test/cli-options.test.ts',
   'demo/test/page-text.test.ts',
   'demo/test/scenario-locale.test.ts',
+  'docs/test/**/*.test.ts',
   'examples/test/quick-start-ci.test.ts',
   'examples/test/readme-blocks.test.ts',
   'packages/bench/test/results.test.ts',
@@ -46,7 +47,12 @@ const UNIT = [
   'packages/widget/test/**/*.test.ts',
 ];
 const CHAOS = ['packages/bench/test/chaos.test.ts'];
-const ALL = ['packages/*/test/**/*.test.ts', 'demo/test/**/*.test.ts', 'examples/test/**/*.test.ts'];
+const ALL = [
+  'packages/*/test/**/*.test.ts',
+  'demo/test/**/*.test.ts',
+  'docs/test/**/*.test.ts',
+  'examples/test/**/*.test.ts',
+];
 
 /** Workers for unit + integration; VITEST_WORKERS overrides (e.g. 1 to compare with a serial run). */
 const WORKERS = Number(process.env.VITEST_WORKERS ?? 3);

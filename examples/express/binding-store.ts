@@ -3,6 +3,7 @@ import type * as kit from '@verify-kit/express';
 import type { StatusRecord, StoredDecision, VerificationBinding } from '@verify-kit/express';
 import type { SameType } from '../support/same-type.js';
 
+// #region record-store
 type MaybePromise<T> = T | Promise<T>;
 
 interface RecordStore {
@@ -34,5 +35,6 @@ interface RecordStore {
   };
   health?(): MaybePromise<boolean>;
 }
+// #endregion record-store
 
 export const readmeMatchesPackage: SameType<RecordStore, kit.RecordStore> = true;

@@ -2,6 +2,7 @@
 import type * as kit from '@verify-kit/express';
 import type { SameType } from '../support/same-type.js';
 
+// #region status-bus
 interface StatusHint {
   type?: string;
   documentSubmitted?: boolean;
@@ -14,6 +15,7 @@ interface StatusBus {
 interface ReplayStore {
   claim(id: string, ttlSeconds: number): boolean | Promise<boolean>; // true: first time (accept)
 }
+// #endregion status-bus
 
 export const readmeMatchesPackage: [
   SameType<StatusHint, kit.StatusHint>,

@@ -2,6 +2,7 @@
 import type * as sandboxPackage from '@verify-kit/sandbox';
 import type { SameType } from '../support/same-type.js';
 
+// #region reference
 declare function startSandbox(options?: SandboxOptions): Promise<Sandbox>;
 
 interface SandboxOptions {
@@ -33,6 +34,7 @@ interface Sandbox {
   now(): number; // the sandbox clock (epoch ms): the `now` option's time plus every advance
   close(): Promise<void>; // stops timers, pending webhook retries and the server
 }
+// #endregion reference
 
 export const readmeMatchesPackage: [
   SameType<SandboxOptions, sandboxPackage.SandboxOptions>,

@@ -43,6 +43,9 @@ beforeAll(async () => {
   );
   app.get('/assets/verify-page.js', script(file('../widget/page/verify-page.js')));
   app.get('/assets/strings.js', script(file('../widget/page/strings.js')));
+  app.get('/assets/theme.css', (_req, res) => {
+    res.type('css').send(file('../widget/page/theme.css'));
+  });
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -86,6 +89,23 @@ test('the strings snippet replaces the Start button’s text', async () => {
   await expect
     .poll(() => page.locator('verify-identity [part~="start"]').textContent())
     .toBe('Verify me now');
+  expect(problems).toEqual([]);
+  await page.close();
+});
+
+test('the theming stylesheet colours the buttons, rounds them and spaces the session code', async () => {
+  const { page, problems } = await openVerifyPage();
+  await page.addStyleTag({ url: '/assets/theme.css' });
+  const start = page.locator('verify-identity [part~="start"]');
+  await expect
+    .poll(() => start.evaluate((button) => getComputedStyle(button).backgroundColor))
+    .toBe('rgb(107, 33, 168)');
+  // Buttons take ¾ of --verify-identity-radius.
+  expect(await start.evaluate((button) => getComputedStyle(button).borderTopLeftRadius)).toBe('3px');
+  await start.click();
+  const code = page.locator('verify-identity [part="code"]');
+  const spacing = await code.evaluate((element) => getComputedStyle(element).letterSpacing);
+  expect(Number.parseFloat(spacing)).toBeGreaterThan(0);
   expect(problems).toEqual([]);
   await page.close();
 });

@@ -309,8 +309,7 @@ describe('the deprecated flat BindingStore, until 1.0', () => {
   });
 });
 
-it('the README shows the SQL adapter exactly as it is tested here', () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const example = readFileSync(new URL('./examples/sql-binding-store.ts', import.meta.url), 'utf8');
-  expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+it('the documentation shows the SQL adapter as the file tested here', () => {
+  const page = readFileSync(new URL('../../../docs/stores-and-platforms.md', import.meta.url), 'utf8');
+  expect(page).toContain('\n<<< @/../packages/express/test/examples/sql-binding-store.ts\n');
 });
