@@ -34,7 +34,7 @@ describe('bench results', () => {
       'widget.standalone.gzipBytes': 11_464,
       'push.decisionToUiMs': { webhooks: { median: 12 }, polling: { median: 900 } },
       'gate.throughputRatio.distinctVsLimit': 0.9,
-      'ui.clickToQrMs': { median: Number.NaN },
+      'ui.clickToQr': { median: 40, limitMedian: Number.NaN, vsLimit: Number.NaN },
     });
     const of = (key: string) => verdicts.find((v) => v.key === key);
     expect(of('widget.standalone.gzipBytes')).toMatchObject({
@@ -48,7 +48,13 @@ describe('bench results', () => {
       goal: 'webhooks.median <= 300 ms',
     });
     expect(of('gate.throughputRatio.distinctVsLimit')).toMatchObject({ met: true, goal: 'value >= 0.9' });
-    expect(of('ui.clickToQrMs')).toMatchObject({ met: null, actual: null, goal: 'median <= 25 ms' });
+    expect(of('ui.clickToQr')).toMatchObject({ met: null, actual: null, goal: 'vsLimit <= 1.2' });
+    expect(judge({ 'peers.hono.verifyKitVsBestPeer': { ratio: 1.4, low: 1.3, high: 1.5 } })).toContainEqual({
+      key: 'peers.hono.verifyKitVsBestPeer',
+      goal: 'ratio >= 1',
+      actual: 1.4,
+      met: true,
+    });
     expect(
       judge({ 'ui.timeToQr.slow3g': { median: 2010, limitMedian: 1900, vsLimit: 1.06 } }),
     ).toContainEqual({
@@ -64,7 +70,10 @@ describe('bench results', () => {
   it('formats figures with their units', () => {
     expect(formatFigure('widget.standalone.gzipBytes', 11_054)).toBe('11054 B');
     expect(formatFigure('gate.throughputRatio.distinctVsLimit', 0.89)).toBe('0.89×');
-    expect(formatFigure('ui.clickToQrMs', { count: 25, median: 38.8 })).toBe('count 25, median 38.8 ms');
+    expect(formatFigure('gate.revocationMs', { count: 25, p50: 38.8 })).toBe('count 25, p50 38.8 ms');
+    expect(formatFigure('peers.fetch.clerkVsPlain', { ratio: 0.5, low: 0.48, high: 0.52 })).toBe(
+      'ratio 0.5×, low 0.48×, high 0.52×',
+    );
     expect(formatFigure('push.decisionToUiMs', { webhooks: { median: 11 } })).toBe('webhooks: median 11 ms');
     expect(formatFigure('ui.timeToQr.slow3g', { median: 2010, limitMedian: 1900, vsLimit: 1.06 })).toBe(
       'median 2010 ms, limitMedian 1900 ms, vsLimit 1.06×',

@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import type { Listening } from '@verify-kit/testkit';
 import { type AppConfig, createBenchApp } from './app.js';
 import { serveCommands } from './child.js';
+import type { Framework } from './peer-apps.js';
 import { SHELLS, type Shell } from './shell-apps.js';
 
 let bench: ReturnType<typeof createBenchApp> | undefined;
 let server: Server | undefined;
 let config: AppConfig | undefined;
-const shellApps = new Map<Shell, Listening>();
+const shellApps = new Map<Shell | `peers:${Framework}`, Listening>();
 
 const commands = {
   /**
@@ -39,6 +40,25 @@ const commands = {
     shellApps.set(shell, app);
     return { url: app.url };
   },
+  /**
+   * verify-kit's gate and its peers' on one server of `framework` (peer-apps.ts, loaded only here),
+   * on a port of its own; needs a `redisUrl`. Its URL, and `people` signed-in people of each peer.
+   */
+  async listenPeers({ framework, people }: { framework: Framework; people: number }) {
+    if (config?.redisUrl === undefined) throw new Error('configure with a redisUrl first');
+    const { servePeers } = await import('./peer-apps.js');
+    const { server, cookies } = await servePeers(framework, { ...config, redisUrl: config.redisUrl }, people);
+    await shellApps.get(`peers:${framework}`)?.close();
+    shellApps.set(`peers:${framework}`, server);
+    return { url: server.url, cookies };
+  },
+  /** This process's CPU time so far (user + system), µs. */
+  cpuMicros() {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  },
+  /** This process's id (src/profile.ts records it with perf). */
+  pid: () => process.pid,
   advanceClock: (ms: number) => bench?.advanceClock(ms),
   sessionCount: () => bench?.sessionCount() ?? 0,
   async close() {

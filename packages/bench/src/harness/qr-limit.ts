@@ -23,12 +23,17 @@ const LIMIT_CODE =
   "const r=await fetch('/bench/qr-limit/session',{method:'POST',headers:{'content-type':'application/json'},body:'{\"locale\":\"en\"}'});" +
   "const i=document.createElement('img');i.src=(await r.json()).qrImage;i.width=192;i.height=192;document.querySelector('main').append(i);";
 
+/** The click's limit (`ui.clickToQr`): a Start button whose click does LIMIT_CODE's work. */
+const CLICK_LIMIT_PAGE = page('/bench/click-limit.js', '<main><button type="button">Start</button></main>');
+const CLICK_LIMIT_CODE = `document.querySelector('button').addEventListener('click',async()=>{${LIMIT_CODE}});`;
+
 /**
  * The physical limit of the widget's time to QR (`ui.timeToQr.slow3g`), on the integrator's app:
  * `/bench/qr-limit` is the auto-start page with a plain script in place of the widget, exactly as
  * many bytes on the wire as the widget's gzip (code, then random text that does not compress, sent
  * as is), which POSTs for one JSON exactly as long as the kit's session answer (the bench sets it:
  * `POST /bench/qr-limit/answer`, a real answer of the kit) and paints its QR. No kit, no upstream.
+ * `/bench/click-limit`: the same answer fetched and painted when its Start button is clicked.
  */
 export function mountQrLimit(app: Express, widgetGzipBytes: number): void {
   // Never negative: run from sources (tests), the widget is its small TypeScript entry, not its build.
@@ -43,6 +48,13 @@ export function mountQrLimit(app: Express, widgetGzipBytes: number): void {
   });
   app.get('/bench/qr-limit.js', (_req, res) => {
     res.type('text/javascript').send(script);
+  });
+  // The same answer after a click: the page that clicks Start has its script already (ui.clickToQr).
+  app.get('/bench/click-limit', (_req, res) => {
+    res.type('html').set('Cache-Control', 'no-store').send(CLICK_LIMIT_PAGE);
+  });
+  app.get('/bench/click-limit.js', (_req, res) => {
+    res.type('text/javascript').send(CLICK_LIMIT_CODE);
   });
   app.post('/bench/qr-limit/answer', express.text({ type: '*/*', limit: '64kb' }), (req, res) => {
     answer = String(req.body);

@@ -29,7 +29,12 @@ export interface Throughput {
   /** 2xx answers per second over all rounds. */
   rps: number;
   perRound: number[];
+  /** With `cpuMicros`: the server's CPU time per 2xx answer over all rounds, µs. */
+  cpuUs?: number;
 }
+
+/** The server process's CPU time so far (user + system), µs: read before and after each run. */
+export type CpuMicros = () => Promise<number>;
 
 /** One autocannon request whose Cookie header moves to the next user on every request. */
 function roundRobin(cookies: readonly string[]) {
@@ -42,8 +47,20 @@ function roundRobin(cookies: readonly string[]) {
   };
 }
 
-/** One run of `target`: the 2xx answers and the seconds they took; anything but a 2xx throws. */
-async function run(target: Target, connections: number, durationSec: number) {
+/** One run of `target`: the 2xx answers and the seconds they took (and the server's CPU µs); anything but a 2xx throws. */
+async function run(
+  target: Target,
+  connections: number,
+  durationSec: number,
+  cpuMicros?: CpuMicros,
+): Promise<{ ok: number; seconds: number; cpuUs?: number }> {
+  if (cpuMicros === undefined) return runOnce(target, connections, durationSec);
+  const before = await cpuMicros();
+  const result = await runOnce(target, connections, durationSec);
+  return { ...result, cpuUs: (await cpuMicros()) - before };
+}
+
+async function runOnce(target: Target, connections: number, durationSec: number) {
   if ('call' in target) return callLoops(target.call, connections, durationSec);
   const result = await autocannon({
     url: target.url,
@@ -84,20 +101,23 @@ async function callLoops(call: () => Promise<unknown>, loops: number, durationSe
 export async function compareThroughput(
   targets: readonly Target[],
   settings: LoadSettings,
+  cpuMicros?: CpuMicros,
 ): Promise<Record<string, Throughput>> {
   if (settings.warmupSec > 0) {
     for (const target of targets) await run(target, settings.connections, settings.warmupSec);
   }
   const rounds = await interleave(
     settings.rounds,
-    targets.map((target) => () => run(target, settings.connections, settings.durationSec)),
+    targets.map((target) => () => run(target, settings.connections, settings.durationSec, cpuMicros)),
   );
   return Object.fromEntries(
     targets.map((target, i) => {
       const runs = rounds[i]!;
       const sum = (of: (r: (typeof runs)[number]) => number) => runs.reduce((n, r) => n + of(r), 0);
       const rps = Math.round(sum((r) => r.ok) / sum((r) => r.seconds));
-      return [target.name, { rps, perRound: runs.map((r) => Math.round(r.ok / r.seconds)) }];
+      const perRound = runs.map((r) => Math.round(r.ok / r.seconds));
+      if (cpuMicros === undefined) return [target.name, { rps, perRound }];
+      return [target.name, { rps, perRound, cpuUs: round(sum((r) => r.cpuUs ?? 0) / sum((r) => r.ok), 1) }];
     }),
   );
 }
@@ -134,8 +154,9 @@ export async function compareRatios<P extends string>(
   targets: readonly Target[],
   load: LoadSettings,
   pairs: Pairs<P>,
+  cpuMicros?: CpuMicros,
 ) {
-  const requestsPerSec = await compareThroughput(targets, load);
+  const requestsPerSec = await compareThroughput(targets, load, cpuMicros);
   const read = Object.entries<Pairs<P>[P]>(pairs).map(([name, [variant, baseline]]) => ({
     name,
     ...ratioOf(requestsPerSec[variant], requestsPerSec[baseline]),

@@ -1,5 +1,5 @@
 import type { Stack } from './stack.js';
-import { compareRatios, type LoadSettings, type Target } from './throughput.js';
+import { type CpuMicros, compareRatios, type LoadSettings, type Target } from './throughput.js';
 import { approvedUsers } from './users.js';
 
 /**
@@ -14,9 +14,15 @@ const USERS = 50;
  * A shell's gate inside a visit against a plain route of the same server, at `url` (shell-apps.ts,
  * the Next.js app): `/visit` ÷ `/plain` for 50 approved visitors of that app, each
  * inside its visit, their sealed cookies round-robin, in VISIT_LOAD's interleaved rounds. The ratio,
- * and the details of every shell's visit figure.
+ * and the details of every shell's visit figure. `cookieRead`: also the app's `/cookie-read` (the
+ * gate's physical limit inside a visit, shell-apps.ts) in the same rounds; `cpuMicros`: the app
+ * process's CPU time, for each route's µs per request.
  */
-export async function measureVisitVsPlain(url: string, stack: Pick<Stack, 'sandboxUrl' | 'apiKey'>) {
+export async function measureVisitVsPlain(
+  url: string,
+  stack: Pick<Stack, 'sandboxUrl' | 'apiKey'>,
+  { cookieRead = false, cpuMicros }: { cookieRead?: boolean; cpuMicros?: CpuMicros } = {},
+) {
   const visitors = await approvedUsers({ ...stack, appUrl: url }, USERS, { visitOnly: true });
   const at = (name: string, path: string): Target => ({
     name,
@@ -24,12 +30,17 @@ export async function measureVisitVsPlain(url: string, stack: Pick<Stack, 'sandb
     headers: { accept: 'application/json' },
     cookies: visitors.map((visitor) => visitor.cookie),
   });
+  const limit = cookieRead ? [at('cookie-read', '/cookie-read')] : [];
   const { ratios, details } = await compareRatios(
-    [at('plain', '/plain'), at('visit', '/visit')],
+    [at('plain', '/plain'), ...limit, at('visit', '/visit')],
     VISIT_LOAD,
     {
       visitVsPlain: ['visit', 'plain'],
-    },
+      ...(cookieRead
+        ? { cookieReadVsPlain: ['cookie-read', 'plain'], visitVsCookieRead: ['visit', 'cookie-read'] }
+        : {}),
+    } as Record<string, readonly [string, string]>,
+    cpuMicros,
   );
-  return { ratio: ratios.visitVsPlain, details: { users: USERS, ...details } };
+  return { ratio: ratios.visitVsPlain!, ratios, details: { users: USERS, ...details } };
 }
