@@ -9,60 +9,18 @@ import {
   Browser,
   capturingLogger,
   expectKeyNeverLeaked,
-  type FetchContext,
   type Listening,
   logLines,
   serveFetch,
 } from '@verify-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitDocument, waitForStatus } from '../../express/test/support/sandbox.js';
-import {
-  createVerifyKit,
-  type GateRules,
-  isVerifyKitError,
-  type VerifyKit,
-  type VerifyKitOptions,
-} from '../src/index.js';
+import { createVerifyKit, isVerifyKitError, type VerifyKit, type VerifyKitOptions } from '../src/index.js';
+import { appOf, bodyUsedAfterGate } from './support/fetch-app.js';
 
 const API_KEY = 'sk_test_fetch_door_7a3e91c4';
 const SECRET = 'fetch-door-test-secret-0123456789abcdefghij';
 const html = { accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate' };
-const ACCOUNT: GateRules = { redirectTo: '/verify' };
-
-/** Whether each request's body had been read when the gate returned (it must never have been). */
-const bodyUsedAfterGate: boolean[] = [];
-
-function json(value: unknown, status: number, headers = new Headers()): Response {
-  headers.set('content-type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(value), { status, headers });
-}
-
-/**
- * An integrator's Fetch server: the kit under /identity, `/account` gated with redirectTo, every
- * other path gated without, `/custom` on statusOf and `POST /forget` on forget.
- */
-function appOf(kit: VerifyKit) {
-  return async (request: Request, context: FetchContext): Promise<Response> => {
-    const { pathname } = new URL(request.url);
-    if (pathname.startsWith('/identity/')) return kit.handle(request, context);
-    if (pathname === '/forget' && request.method === 'POST') {
-      return json({ forgotten: true }, 200, (await kit.forget(request, context)).headers);
-    }
-    if (pathname === '/custom' || pathname === '/custom-dropping-headers') {
-      try {
-        const { headers, ...result } = await kit.statusOf(request, undefined, context);
-        return json(result, 200, pathname === '/custom' ? headers : undefined);
-      } catch (error) {
-        return json({ code: isVerifyKitError(error) ? error.code : 'unknown' }, 503);
-      }
-    }
-    const result = await kit.gate(request, pathname === '/account' ? ACCOUNT : undefined, context);
-    bodyUsedAfterGate.push(request.bodyUsed);
-    if (result.kind !== 'granted') return result.response;
-    const body = request.method === 'POST' ? { body: await request.text() } : {};
-    return json({ gated: pathname, ...body }, 200, result.headers);
-  };
-}
 
 type KitOptions = Partial<VerifyKitOptions>;
 

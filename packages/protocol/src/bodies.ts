@@ -32,6 +32,13 @@ export interface SessionRequestBody {
    * only a channel offered in the 201's `sendLink`.
    */
   sendTo?: { channel: SendLinkChannel };
+  /**
+   * This browser's own random id (the widget keeps it in localStorage, where no other site, no
+   * sibling subdomain and no cookie can plant one): an anonymous visitor's verification is resumed
+   * only by the browser that started it, so a planted cookie never makes its owner's verification
+   * the victim's. 16 to 64 characters of [A-Za-z0-9_-]. Left out, any bound verification resumes.
+   */
+  holder?: string;
 }
 
 /** 201 of `POST /session`. */

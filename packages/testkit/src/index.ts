@@ -6,8 +6,13 @@ export type { FakeUpstream, Fault, Mode } from './fake-upstream.js';
 export { FAULTS, startFakeUpstream } from './fake-upstream.js';
 export type { FaultKind, FaultProxy, FaultProxyOptions, FaultRates, Outcome } from './fault-proxy.js';
 export { FAULT_KINDS, startFaultProxy } from './fault-proxy.js';
+export type { InstanceEnv, InstanceProcess } from './instance-process.js';
+export { announceListening, kitOptionsFromEnv, startInstanceProcess } from './instance-process.js';
+export { describeInstancesWithoutStore } from './instances-without-store.js';
 export type { LineLogger } from './leaks.js';
 export { capturingLogger, expectKeyNeverLeaked, logLines } from './leaks.js';
+export type { PostgresServer } from './postgres-server.js';
+export { findPostgresBin, startPostgresServer } from './postgres-server.js';
 export { pick, seededRandom } from './random.js';
 export type { GatedApp, RedTeamOptions, SendCap, StartApp } from './red-team/app.js';
 export {

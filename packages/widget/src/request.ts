@@ -39,3 +39,17 @@ export async function requestJson<T extends { phase: string }>(
   if (typeof body?.phase !== 'string') throw new RequestError('BAD_RESPONSE', res.status);
   return body as T;
 }
+
+/**
+ * This browser's own random id, kept in localStorage, where no other site and no cookie can plant
+ * one: the kit resumes an anonymous verification only for the browser that started it. None where
+ * storage or crypto.randomUUID is unavailable (the kit then resumes as before).
+ */
+export function holder(): string | undefined {
+  try {
+    // biome-ignore lint/suspicious/noAssignInExpressions: one read, one write at most
+    return (localStorage['vk-holder'] ??= crypto.randomUUID());
+  } catch {
+    return undefined;
+  }
+}

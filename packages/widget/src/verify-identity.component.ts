@@ -11,7 +11,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { awaitingView } from './awaiting-view.js';
 import { emit } from './emit.js';
 import { hasStrings, loadStrings, localeOf, shownLocale, stringsOf } from './locales.js';
-import { RequestError, requestJson } from './request.js';
+import { holder, RequestError, requestJson } from './request.js';
 import { startRetryDelay } from './retry-policy.js';
 import { StatusFollower } from './status-follower.js';
 import type { VerifyIdentityStrings } from './strings.en.js';
@@ -182,7 +182,7 @@ export class VerifyIdentity extends LitElement {
         session = await requestJson<SessionResponseBody>(`${this.#base()}/session`, {
           method: 'POST',
           headers: { accept: 'application/json', 'content-type': 'application/json' },
-          body: JSON.stringify({ ...body, locale: this.#lang() }),
+          body: JSON.stringify({ ...body, locale: this.#lang(), holder: holder() }),
         });
       } catch (error) {
         if (call !== this.#call) return;

@@ -8,6 +8,7 @@ import { maskContact } from '../creation/mask-contact.js';
 import type { SendLinkContact } from '../creation/send-link.js';
 import { CreationTicket } from '../limits/creation-ticket.js';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
+import { sha256Base64Url } from '../shared/sha256.js';
 import type { Found, KitCore } from '../wiring/core.js';
 import { type Answer, errorAnswer, jsonAnswer } from './answer.js';
 import { sessionBody } from './session-body.js';
@@ -17,6 +18,10 @@ const SessionRequestSchema = z.strictObject({
   locale: z.enum(LOCALES).optional(),
   // The channel only: the address is the one the app vouches for (send-link.ts), never the browser's.
   sendTo: z.strictObject({ channel: z.enum(['email', 'sms']) }).optional(),
+  holder: z
+    .string()
+    .regex(/^[\w-]{16,64}$/)
+    .optional(),
 });
 type SessionRequest = z.output<typeof SessionRequestSchema>;
 export const SESSION_BODY_LIMIT_BYTES = 4 * 1024;
@@ -48,7 +53,7 @@ async function parseRequest(core: KitCore, input: SessionInput): Promise<Session
   if (!parsed.success) {
     throw kitError(
       ERROR_CODE.INVALID_BODY,
-      'the body must be {} or { "restart"?: true, "locale"?: "en" | "tr" | "de" | "ar", "sendTo"?: { "channel": "email" | "sms" } }',
+      'the body must be {} or { "restart"?: true, "locale"?: "en" | "tr" | "de" | "ar", "sendTo"?: { "channel": "email" | "sms" }, "holder"?: "<16 to 64 of A-Z a-z 0-9 _ ->" }',
       parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
     );
   }
@@ -59,13 +64,29 @@ async function parseRequest(core: KitCore, input: SessionInput): Promise<Session
   return parsed.data;
 }
 
-/** The bound verification with its status, when it is to be answered as it is (no new session). */
+/**
+ * The hash an anonymous binding keeps of the browser's holder (SessionRequestBody.holder); undefined
+ * for an account (the account is the proof) or a request without one.
+ */
+async function holderOf(owner: Owner, request: SessionRequest): Promise<string | undefined> {
+  if (owner.accountId !== undefined || request.holder === undefined) return undefined;
+  // 128 bits of the hash are plenty to tell two browsers apart, and keep the cookie small.
+  return (await sha256Base64Url(`verify-kit holder:${request.holder}`)).slice(0, 22);
+}
+
+/**
+ * The bound verification with its status, when it is to be answered as it is (no new session).
+ * Never one another browser started: a request with a holder resumes only its own (a planted cookie
+ * makes nobody verify on its owner's verification).
+ */
 async function current(
   core: KitCore,
   req: KitRequest,
   owner: Owner,
   request: SessionRequest,
+  holder: string | undefined,
 ): Promise<Found | undefined> {
+  if (holder !== undefined && req.visitor.heldBinding()?.holder !== holder) return undefined;
   try {
     const found = await core.lookup(req, 0, owner);
     if (found.binding === undefined || found.view.phase === PHASE.EXPIRED) return undefined;
@@ -86,6 +107,7 @@ async function create(
   request: SessionRequest,
   contact: SendLinkContact | undefined,
   ticket: CreationTicket,
+  holder: string | undefined,
 ) {
   const { locale } = request;
   const body = await sessionBody(core, req.raw, {
@@ -120,6 +142,7 @@ async function create(
       created.expiresAt !== undefined
         ? new Date(created.expiresAt).toISOString()
         : new Date(core.now() + (body.duration ?? 30) * 60_000).toISOString(),
+    ...(holder === undefined ? {} : { holder }),
   };
   // Decision 1: a new identification is IN_AUTOMATIC_REVIEW, nothing submitted yet. Recorded before
   // the binding: a binding without its record (a store failing, a process killed in between) would
@@ -146,7 +169,8 @@ async function answer(
   const contacts = await core.sendLink.check(req.raw, owner);
   const contact = request.sendTo && core.sendLink.contactOn(contacts, request.sendTo.channel);
   const offers = core.sendLink.offers(contacts);
-  const found = await current(core, req, owner, request);
+  const holder = await holderOf(owner, request);
+  const found = await current(core, req, owner, request, holder);
   if (found !== undefined) {
     await core.approvedBy(req, found);
     return jsonAnswer(201, await core.sessionResponse(input.mountPath, found.binding, found.view, offers));
@@ -155,7 +179,7 @@ async function answer(
   let sent = false; // a request that joins another's creation sent nothing
   const binding = await core.creations.run(senderOf(req, owner), joinable, () => {
     sent = contact !== undefined;
-    return create(core, req, owner, request, contact, ticket);
+    return create(core, req, owner, request, contact, ticket, holder);
   });
   const body = await core.sessionResponse(input.mountPath, binding, core.createdView(binding), offers);
   if (sent && contact !== undefined) body.sentTo = maskContact(contact);

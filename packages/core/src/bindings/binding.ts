@@ -13,6 +13,11 @@ export interface VerificationBinding {
   approvedAt?: string;
   /** SHA-256 of the binding secret (binding-proof.ts); anonymous bindings only. */
   proof?: string;
+  /**
+   * SHA-256 of the starting browser's holder (SessionRequestBody.holder), when it sent one: only a
+   * request with the same holder resumes it (anonymous bindings only).
+   */
+  holder?: string;
 }
 
 // Store contents are data from outside the process: checked before use.
@@ -25,6 +30,7 @@ const BindingSchema = z.object({
   expiresAt: z.string().min(1),
   approvedAt: z.string().optional(),
   proof: z.string().optional(),
+  holder: z.string().optional(),
 });
 
 /** A binding read from a store (outside data): the binding, or undefined when it is not one. */

@@ -23,10 +23,12 @@ interface CarriedBinding {
   k: string;
   /** sessionPageLink */
   p: string;
-  /** expiresAt (ISO 8601) */
-  e: string;
-  /** approvedAt (ISO 8601), once the first approval moved the visitor to a new id */
-  a?: string;
+  /** expiresAt (epoch ms) */
+  e: number;
+  /** approvedAt (epoch ms), once the first approval moved the visitor to a new id */
+  a?: number;
+  /** holder: SHA-256 of the starting browser's holder */
+  h?: string;
 }
 
 /** The stored decision as the cookie carries it: the last status the kit read or received signed. */
@@ -39,6 +41,16 @@ interface CarriedDecision {
   w?: 1;
   /** reReadAfterMs */
   r?: number;
+}
+
+/** The visit marker as the cookie carries it: whose visit, of which identification, last seen when. */
+interface CarriedVisit {
+  /** seenAt (epoch ms) */
+  t: number;
+  /** accountId, for an account's visit */
+  a?: string;
+  /** identificationId, when not the carried binding's */
+  i?: string;
 }
 
 /** The cookie's contents, as the kit works with them. */
@@ -60,22 +72,27 @@ const MAX_LINK = 2048;
 
 const text = (value: unknown, max: number): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= max;
+const epochMs = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+const iso = (ms: number) => new Date(ms).toISOString();
+const msOf = (isoText: string) => Date.parse(isoText);
 
 function bindingOf(value: unknown, now: number): VerificationBinding | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { i, w, l, k, p, e, a } = value as Partial<Record<keyof CarriedBinding, unknown>>;
+  const { i, w, l, k, p, e, a, h } = value as Partial<Record<keyof CarriedBinding, unknown>>;
   if (!text(i, MAX_ID) || !text(w, MAX_ID) || !text(l, MAX_LINK) || !text(k, 64) || !text(p, MAX_LINK)) {
     return undefined;
   }
-  if (!text(e, 64) || (a !== undefined && !text(a, 64))) return undefined;
+  if (!epochMs(e) || (a !== undefined && !epochMs(a)) || (h !== undefined && !text(h, 64))) return undefined;
   const binding: VerificationBinding = {
     identificationId: i,
     verificationSessionId: w,
     deepLink: l,
     sessionCode: k,
     sessionPageLink: p,
-    expiresAt: e,
-    ...(a === undefined ? {} : { approvedAt: a }),
+    expiresAt: iso(e),
+    ...(a === undefined ? {} : { approvedAt: iso(a) }),
+    ...(h === undefined ? {} : { holder: h }),
   };
   // Kept as long as a store would keep it (retention.ts): then the visitor verifies again.
   return bindingExpiresAt(binding, undefined, now) > now ? binding : undefined;
@@ -94,12 +111,23 @@ function decisionOf(value: unknown): (StoredDecision & { status: string }) | und
   };
 }
 
+function visitOf(value: unknown, binding: VerificationBinding | undefined): VisitMarker | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { t, a, i } = value as Partial<Record<keyof CarriedVisit, unknown>>;
+  if (!epochMs(t) || (a !== undefined && !text(a, 256)) || (i !== undefined && !text(i, MAX_ID))) {
+    return markerOf({ [VISIT_KEY]: value }); // a marker written before the short names
+  }
+  const identificationId = i ?? binding?.identificationId;
+  if (identificationId === undefined) return undefined;
+  return { identificationId, accountId: a ?? null, seenAt: t };
+}
+
 /** The contents of an opened cookie (outside data, though sealed by this kit): what is well formed. */
 export function parseSealed(value: Record<string, unknown> | undefined, now: number): Sealed {
   if (value === undefined) return {};
   const { s, c } = value;
-  const v = markerOf({ [VISIT_KEY]: value.v });
   const binding = bindingOf(value.b, now);
+  const v = visitOf(value.v, binding);
   const decision = binding === undefined ? undefined : decisionOf(value.d);
   return {
     ...(text(s, 64) ? { s } : {}),
@@ -119,8 +147,9 @@ export function toSealable(state: Sealed): Record<string, unknown> {
     l: binding.deepLink,
     k: binding.sessionCode,
     p: binding.sessionPageLink,
-    e: binding.expiresAt,
-    ...(binding.approvedAt === undefined ? {} : { a: binding.approvedAt }),
+    e: msOf(binding.expiresAt),
+    ...(binding.approvedAt === undefined ? {} : { a: msOf(binding.approvedAt) }),
+    ...(binding.holder === undefined ? {} : { h: binding.holder }),
   };
   const d: CarriedDecision | undefined = decision && {
     s: decision.status,
@@ -128,11 +157,16 @@ export function toSealable(state: Sealed): Record<string, unknown> {
     ...(decision.source === 'webhook' ? { w: 1 as const } : {}),
     ...(decision.reReadAfterMs === undefined ? {} : { r: decision.reReadAfterMs }),
   };
+  const visit: CarriedVisit | undefined = v && {
+    t: v.seenAt,
+    ...(v.accountId === null ? {} : { a: v.accountId }),
+    ...(v.identificationId === binding?.identificationId ? {} : { i: v.identificationId }),
+  };
   return {
     ...(s === undefined ? {} : { s }),
     ...(b === undefined ? {} : { b }),
     ...(d === undefined || b === undefined ? {} : { d }),
-    ...(v === undefined ? {} : { v }),
+    ...(visit === undefined ? {} : { v: visit }),
     ...(c === undefined ? {} : { c }),
   };
 }

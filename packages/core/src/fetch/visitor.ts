@@ -4,6 +4,7 @@ import type { Bindings } from '../bindings/bindings.js';
 import type { VisitMarker, Visitor } from '../bindings/kit-request.js';
 import { sameIdentification } from '../shared/identification-key.js';
 import { andThen, type Maybe } from '../shared/maybe.js';
+import { encodeBase64Url } from '../web/base64.js';
 import { cookieIn, serializeClearCookie, serializeCookie } from '../web/cookie-header.js';
 import { isEmpty, type Sealed } from './sealed-state.js';
 import type { VisitorCookies } from './visitor-cookies.js';
@@ -17,7 +18,8 @@ export const VISITOR_KEY_PREFIX = 'anonymous-visitor:';
 /** Browsers keep a cookie at most 400 days; the binding's own retention ends it sooner. */
 const COOKIE_MAX_AGE_SECONDS = 400 * 24 * 3600;
 
-const randomId = () => crypto.randomUUID();
+/** A visitor's random id: 128 bits, base64url (22 characters: the cookie stays small). */
+const randomId = () => encodeBase64Url(crypto.getRandomValues(new Uint8Array(16)));
 
 /** How this request's visitor is held. */
 export interface VisitorMode {
