@@ -6,7 +6,7 @@ import { REPOSITORY, repoLinks } from './repo-links.js';
 const srcDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
-// verify-kit's documentation: `pnpm docs` serves it, `pnpm docs:build` builds it into docs/dist.
+// verify-kit's documentation: `pnpm run docs` serves it (pnpm 10 passes a bare `pnpm docs` to `npm docs`), `pnpm docs:build` builds it into docs/dist.
 export default defineConfig({
   title: 'verify-kit',
   description:

@@ -60,7 +60,12 @@ export async function serveDocs(): Promise<DocsSite> {
       res.writeHead(404, { 'content-type': TYPES['.html'] }).end(readFileSync(join(dist, '404.html')));
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    // Assets are named by their hash, as a host caches them: a page after the first loads its own.
+    const cache = file.startsWith(join(dist, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache';
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': cache,
+    });
     res.end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

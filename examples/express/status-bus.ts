@@ -7,6 +7,7 @@ interface StatusHint {
   type?: string;
   documentSubmitted?: boolean;
   status?: string; // the event's status: one not APPROVED refuses until a read; never a grant
+  occurredAt?: number; // when the event happened (epoch ms): a late review step never displaces a later read
 } // JSON-serialisable
 interface StatusBus {
   publish(identificationId: string, hint: StatusHint): void | Promise<void>;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolveOptions } from '@verify-kit/core/internal/wiring/options';
 import { createVerifyKit } from '@verify-kit/express';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type OptionEntry, optionGroups } from '../.vitepress/option-index.js';
+import { type OptionEntry, optionGroups } from '../../docs/.vitepress/option-index.js';
 import { keysOf, type SchemaKeys, schemaOf } from './support/schema-keys.js';
 import { SHELL_OPTIONS } from './support/shell-options.js';
 
@@ -11,7 +11,7 @@ import { SHELL_OPTIONS } from './support/shell-options.js';
 // requireApproved and kit.shutdown run them; the few a server adds without a schema from
 // SHELL_OPTIONS, which the compiler checks against the servers' option types.
 
-const page = readFileSync(new URL('../options.md', import.meta.url), 'utf8');
+const page = readFileSync(new URL('../../docs/options.md', import.meta.url), 'utf8');
 const groups = optionGroups(page);
 /** The entries of the sections with these anchors, or of every other section. */
 const entriesOf = (anchors: string[], others = false): OptionEntry[] =>
