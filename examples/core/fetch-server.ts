@@ -1,7 +1,7 @@
 import { createVerifyKit } from '@verify-kit/core';
 
-// Any server that speaks the Fetch standard (Bun, Deno, Cloudflare Workers, or Node through a
-// bridge): the widget's routes under basePath, and a gated page.
+// Any server that speaks the Fetch standard (Bun, Deno, or Node through a bridge; Cloudflare
+// Workers: see below): the widget's routes under basePath, and a gated page.
 export const kit = createVerifyKit({
   baseUrl: process.env.IDV_BASE_URL!,
   apiKey: process.env.IDV_API_KEY!,

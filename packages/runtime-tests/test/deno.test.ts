@@ -1,0 +1,4 @@
+import { deno } from './support/runtimes/deno.js';
+import { describeRuntime } from './support/suite.js';
+
+describeRuntime(deno);
