@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { freePort } from './servers.js';
+import { findSystemProgram } from './system-programs.js';
 
 export interface RedisServer {
   url: string;
@@ -12,15 +11,7 @@ export interface RedisServer {
 
 /** redis-server on PATH, or Debian's /usr/bin/redis-server; a clear error naming the fix otherwise. */
 export function findRedisServer(): string {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/usr/local/bin'];
-  for (const dir of dirs) {
-    const candidate = path.join(dir, 'redis-server');
-    if (dir !== '' && existsSync(candidate)) return candidate;
-  }
-  throw new Error(
-    'redis-server is not installed: the multi-instance tests start a real Redis. ' +
-      'Install it with `apt-get install redis-server` (CI does this in .ci/run).',
-  );
+  return findSystemProgram('redis-server', 'redis-server', 'the multi-instance tests start a real Redis');
 }
 
 function waitForReady(child: ChildProcess): Promise<void> {

@@ -16,9 +16,9 @@ function json(value: unknown, status: number, headers = new Headers()): Response
 /**
  * The kit under /identity, `/account` gated with redirectTo, every other path gated without,
  * `/custom` on statusOf (`/custom-dropping-headers` drops its headers, as an app may) and
- * `POST /forget` on forget.
+ * `POST /forget` on forget. `beforeGate` is told of each gated request as it reaches the gate.
  */
-export function appOf(kit: VerifyKit) {
+export function appOf(kit: VerifyKit, beforeGate: () => void = () => {}) {
   return async (request: Request, context: FetchContext): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith('/identity/')) return kit.handle(request, context);
@@ -33,6 +33,7 @@ export function appOf(kit: VerifyKit) {
         return json({ code: isVerifyKitError(error) ? error.code : 'unknown' }, 503);
       }
     }
+    beforeGate();
     const result = await kit.gate(request, pathname === '/account' ? ACCOUNT : undefined, context);
     bodyUsedAfterGate.push(request.bodyUsed);
     if (result.kind !== 'granted') return result.response;

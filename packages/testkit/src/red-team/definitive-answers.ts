@@ -75,6 +75,24 @@ export function describeDefinitiveAnswers(apiKey: string, start: StartApp): void
       });
     });
 
+    it('a review step delivered after the approving read, while the service is down, never displaces it: the visit is served 200 (issue 40, finding 6)', async () => {
+      await withApp({ webhookSecret: secret }, async (app, upstream) => {
+        const submittedAt = Date.now();
+        const { person, id } = await inVisit(app, upstream);
+        upstream.mode = '500'; // the service's reads are down; its webhook queue still delivers
+        // The submission's event, from before the approval, arrives late (or is retried) now.
+        const late = await deliverWebhook(app.browser(), {
+          secret,
+          identificationId: id,
+          type: 'identification.submitted',
+          status: 'IN_AUTOMATIC_REVIEW',
+          occurredAt: submittedAt,
+        });
+        expect(late.status).toBe(204);
+        expect(await gatedEvery(person, 5, 50)).toEqual(Array(5).fill(200));
+      });
+    });
+
     it('a read agreeing with APPROVED after the settling time grants, and is read again after it, not after maxAgeMs', async () => {
       await withApp({ webhookSecret: secret, refusalSettleMs: 500 }, async (app, upstream) => {
         const { person, id } = await inVisit(app, upstream);
