@@ -37,6 +37,7 @@ const UNIT = [
   'packages/core/test/exports.test.ts',
   'packages/core/test/sealed-cookie.test.ts',
   'packages/core/test/sealed-state.test.ts',
+  'packages/core/test/platform-store.test.ts',
   'packages/core/test/webhooks.test.ts',
   'packages/express/test/decide.test.ts',
   'packages/express/test/exports.test.ts',
