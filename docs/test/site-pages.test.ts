@@ -39,7 +39,9 @@ describe('code on a page is a tested file, included', async () => {
   for (const { file, text } of pages) {
     test(file, () => {
       const problems: string[] = [];
-      for (const [, lang = '', code = ''] of text.matchAll(/^```([\w-]*)[^\n]*\n([\s\S]*?)^```$/gm)) {
+      for (const [, lang = '', code = ''] of text.matchAll(
+        /^[ \t]*```([\w-]*)[^\n]*\n([\s\S]*?)^[ \t]*```$/gm,
+      )) {
         if (SHELL.has(lang)) {
           for (const command of shellCommands(code)) {
             const problem = checkCommand(command, workspace);
@@ -49,7 +51,7 @@ describe('code on a page is a tested file, included', async () => {
           problems.push(`a \`\`\`${lang} block: include the tested file instead (<<< @/../examples/…)`);
         }
       }
-      for (const [, path = '', region] of text.matchAll(/^<<< @\/\.\.\/([^\s#{]+)(?:#([\w-]+))?/gm)) {
+      for (const [, path = '', region] of text.matchAll(/^[ \t]*<<< @\/\.\.\/([^\s#{]+)(?:#([\w-]+))?/gm)) {
         const tested =
           (path.startsWith('examples/') && !path.startsWith('examples/test/')) ||
           TESTED_ELSEWHERE.includes(path);
