@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
 import { createSandboxControl } from '@verify-kit/sandbox/control';
-import { Browser, deliverWebhook, expectKeyNeverLeaked } from '@verify-kit/testkit';
+import { Browser, deliverWebhook, expectKeyNeverLeaked, startSharedCache } from '@verify-kit/testkit';
 import { CHROMIUM_ARGS, chromiumExecutable } from '@verify-kit/testkit/chromium';
 import { type Browser as Chromium, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -21,8 +21,10 @@ const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
 const env = { NEXT_TELEMETRY_DISABLED: '1' };
 
 let sandbox: Sandbox;
-let server: { match: RegExpMatchArray; stop: () => void } | undefined;
+let servers: { match: RegExpMatchArray; stop: () => void }[] = [];
+/** Instance A; B (`other`) is a second `next start` of the same build: no memory in common. */
 let origin: string;
+let other: string;
 let chromiumBrowser: Chromium | undefined;
 let buildSeconds = 0;
 
@@ -35,26 +37,31 @@ beforeAll(async () => {
   const started = performance.now();
   await run(process.execPath, [nextBin, 'build'], { cwd: app, env });
   buildSeconds = (performance.now() - started) / 1000;
-  // In its own process group: stopping it stops Next's workers too.
-  server = await start(process.execPath, [nextBin, 'start', '--port', '0', '--hostname', '127.0.0.1'], {
-    cwd: app,
-    ready: /Local:\s+(http:\/\/\S+)[\s\S]*Ready/,
-    timeoutMs: 30_000,
-    env: {
-      ...env,
-      NODE_ENV: 'production',
-      IDV_BASE_URL: sandbox.url,
-      IDV_API_KEY: sandbox.apiKey,
-      IDV_WEBHOOK_SECRET: webhookSecret,
-      VERIFY_KIT_SECRET: randomBytes(32).toString('base64'),
-    },
-  });
-  origin = server.match[1]!;
+  const instanceEnv = {
+    ...env,
+    NODE_ENV: 'production',
+    IDV_BASE_URL: sandbox.url,
+    IDV_API_KEY: sandbox.apiKey,
+    IDV_WEBHOOK_SECRET: webhookSecret,
+    VERIFY_KIT_SECRET: randomBytes(32).toString('base64'),
+  };
+  // Two instances of the one build, each in its own process group (stopping it stops Next's workers).
+  servers = await Promise.all(
+    [0, 1].map(() =>
+      start(process.execPath, [nextBin, 'start', '--port', '0', '--hostname', '127.0.0.1'], {
+        cwd: app,
+        ready: /Local:\s+(http:\/\/\S+)[\s\S]*Ready/,
+        timeoutMs: 30_000,
+        env: instanceEnv,
+      }),
+    ),
+  );
+  [origin, other] = servers.map((server) => server.match[1]!) as [string, string];
 }, 240_000);
 
 afterAll(async () => {
   await chromiumBrowser?.close();
-  server?.stop();
+  for (const server of servers) server.stop();
   await sandbox?.close();
 });
 
@@ -103,8 +110,9 @@ test('/account: 303 to /verify for a navigation, 403 JSON otherwise; then the fl
   const created = await browser.post<Created>('/identity/session');
   expect(created.status).toBe(201);
   expect(created.json.phase).toBe('awaiting_user');
+  // In production the cookie is __Host- and Secure whatever scheme reaches next start (a TLS proxy in front).
   expect(String(created.headers['set-cookie'])).toMatch(
-    /^vk_visitor=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/,
+    /^__Host-vk_visitor=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; Secure; SameSite=Lax/,
   );
 
   const { identificationId } = await submitDocument(sandbox, created.json.sessionCode);
@@ -135,6 +143,81 @@ test('/account: 303 to /verify for a navigation, 403 JSON otherwise; then the fl
   expectKeyNeverLeaked(sandbox.apiKey);
 });
 
+/** A person who started on instance A (POST /session with the widget's holder) and whom the sandbox approved. */
+async function approvedOnA(): Promise<{ browser: Browser; identificationId: string; sessionCode: string }> {
+  const browser = new Browser(origin);
+  const created = await browser.post<Created>('/identity/session', {
+    holder: randomBytes(16).toString('base64url'),
+  });
+  const { identificationId } = await submitDocument(sandbox, created.json.sessionCode);
+  await waitForStatus(sandbox, identificationId, 'APPROVED');
+  return { browser, identificationId, sessionCode: created.json.sessionCode };
+}
+
+test('two next start processes with no shared store (Vercel runs the proxy apart from the route handlers): the route handlers on A, the proxy and pages on B', async () => {
+  const { browser, sessionCode } = await approvedOnA();
+  const onB = new Browser(other, browser.cookies);
+  expect((await onB.navigate('/account')).status).toBe(200);
+  expect((await onB.get<{ phase: string }>('/identity/status')).json.phase).toBe('approved');
+  const reloaded = await onB.post<Created>('/identity/session');
+  expect(reloaded.json.sessionCode).toBe(sessionCode); // resumed on B: no second session billed
+  for (const on of [browser, onB, browser]) expect((await on.navigate('/account')).status).toBe(200);
+});
+
+test('a Server Component reading statusOf() first after the approval (the home page’s badge) loses nothing: the proxy then lets the person in', async () => {
+  const { browser } = await approvedOnA();
+  const home = await browser.navigate('/');
+  expect(home.text).toMatch(/data-testid="badge">Verified</);
+  expect((await browser.get<{ phase: string }>('/identity/status')).json.phase).toBe('approved');
+  expect((await browser.navigate('/account')).status).toBe(200);
+});
+
+test('a Server Action that asks kit.assertApproved() runs for the verified only, wherever it is posted (the proxy gates pages, not actions)', async () => {
+  const manifest = JSON.parse(
+    readFileSync(join(app, 'node_modules/.next/server/server-reference-manifest.json'), 'utf8'),
+  ) as { node: Record<string, { exportedName: string; workers: Record<string, unknown> }> };
+  const [actionId, action] = Object.entries(manifest.node).find(
+    ([, entry]) => entry.exportedName === 'statement',
+  )!;
+  // Its module is shared: the public home page's bundle knows the action too.
+  expect(Object.keys(action.workers)).toContain('app/page');
+  const post = (browser: Browser) =>
+    browser.fetch('POST', '/', {
+      body: '[]',
+      headers: {
+        'next-action': actionId,
+        'content-type': 'text/plain;charset=UTF-8',
+        accept: 'text/x-component',
+      },
+    });
+  const statement = /Your statement/;
+  expect((await post(new Browser(origin))).text).not.toMatch(statement);
+  const { browser, identificationId } = await approvedOnA();
+  expect((await post(browser)).text).toMatch(statement);
+  // Revoked (the service's signed webhook): the action refuses again.
+  await createSandboxControl(sandbox).setStatus(identificationId, 'REJECTED');
+  await deliverWebhook(browser, { secret: webhookSecret, identificationId, type: 'identification.rejected' });
+  expect((await post(browser)).text).not.toMatch(statement);
+});
+
+test('a static gated page (prerendered /account/terms) is answered Cache-Control: private, no-store: through a shared cache, three never-verified visitors after the verified one are sent to /verify', async () => {
+  const cache = await startSharedCache(origin);
+  try {
+    const { browser } = await approvedOnA();
+    const verified = new Browser(cache.url, browser.cookies);
+    for (let visit = 0; visit < 2; visit++) {
+      const terms = await verified.navigate('/account/terms');
+      expect(terms.status).toBe(200);
+      expect(terms.headers['cache-control']).toBe('private, no-store');
+    }
+    for (let visitor = 0; visitor < 3; visitor++) {
+      expect((await new Browser(cache.url).navigate('/account/terms')).status).toBe(303);
+    }
+  } finally {
+    await cache.stop();
+  }
+});
+
 test('in Chromium: /account sends to /verify, the widget shows the QR, the phone approves, the widget opens /account; forgetting sends back', async () => {
   chromiumBrowser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
   const page = await chromiumBrowser.newPage();
@@ -150,6 +233,8 @@ test('in Chromium: /account sends to /verify, the widget shows the QR, the phone
   await submitDocument(sandbox, code.replace(' ', ''));
   await page.waitForURL(`${origin}/account`);
   expect(await page.getByTestId('status').textContent()).toContain('APPROVED');
+  await page.getByRole('button', { name: 'Show my statement' }).click();
+  await expect.poll(() => page.getByTestId('statement').textContent()).toMatch(/Your statement/);
 
   // The Server Action forgets (its cookie cleared through cookies()), and the gate refuses again.
   await page.getByRole('button', { name: 'Forget my verification' }).click();

@@ -16,7 +16,8 @@ export const kit = createVerifyKit({
     const id = /(?:^|;\s*)session=([\w-]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
     return id === undefined ? undefined : sessions.get(id)?.userId;
   },
-  // Where the client's address for the limits comes from: Vercel's header here. Behind proxies of
-  // your own: { xForwardedForHops: 1 } (one proxy appending to X-Forwarded-For).
+  // Where the client's address for the limits comes from: on Vercel, Fly.io and Netlify the kit reads
+  // their header by itself; here an nginx in front sets X-Real-IP. Behind proxies of your own that
+  // append to X-Forwarded-For: { xForwardedForHops: 1 }.
   clientAddress: 'x-real-ip',
 });

@@ -1,14 +1,9 @@
-import { redirect } from 'next/navigation';
 import { kit } from '@/lib/verify-kit';
+import { forgetMe } from '../actions';
+import { Statement } from './statement';
 
 // Only verified people reach this page: proxy.ts gates /account. The page reads the same verification
-// for what it shows, and a Server Action forgets it.
-
-async function forgetMe() {
-  'use server';
-  await kit.forget();
-  redirect('/verify');
-}
+// for what it shows; its actions gate themselves (actions.ts).
 
 export default async function AccountPage() {
   const { status, phase } = await kit.statusOf();
@@ -18,6 +13,7 @@ export default async function AccountPage() {
       <p data-testid="status">
         Verified: {status} ({phase})
       </p>
+      <Statement />
       <form action={forgetMe}>
         <button type="submit">Forget my verification</button>
       </form>
