@@ -1,9 +1,10 @@
-// The neutral-bundle check (issue 31): bundles an entry (by default packages/core's, through the
-// `source` condition, so no build is needed) with esbuild for `--platform=neutral`, the platform of
-// no runtime in particular, and fails when anything in its import graph is a Node built-in (`node:*`,
-// or a bare `fs`, `crypto`, `buffer`, …) or a package core must never pull in (undici, node-redis,
-// rate-limiter-flexible). Every import is followed, not only the entry's, so a dependency that reaches
-// for one is caught too. Usage: `node scripts/neutral-bundle.mjs [entry]`; exit 0 clean, 1 not.
+// The neutral-bundle check (issue 31): bundles an entry (by default each of packages/core's neutral
+// entries, the main one and ./sql, through the `source` condition, so no build is needed) with
+// esbuild for `--platform=neutral`, the platform of no runtime in particular, and fails when anything
+// in its import graph is a Node built-in (`node:*`, or a bare `fs`, `crypto`, `buffer`, …) or a
+// package core must never pull in (undici, node-redis, rate-limiter-flexible). Every import is
+// followed, not only the entry's, so a dependency that reaches for one is caught too. Usage:
+// `node scripts/neutral-bundle.mjs [entry]`; exit 0 clean, 1 not.
 import { builtinModules } from 'node:module';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,8 +58,10 @@ export async function checkNeutralBundle(entry) {
   return { bytes, inputs: Object.keys(result.metafile.inputs).length, offences };
 }
 
-async function main() {
-  const entry = resolve(process.argv[2] ?? resolve(here, 'src/index.ts'));
+/** Core's entries that must run on any runtime: the engine, and the SQL store (./sql). */
+export const NEUTRAL_ENTRIES = ['src/index.ts', 'src/sql.ts'];
+
+async function check(entry) {
   const name = relative(root, entry);
   const { bytes, inputs, offences } = await checkNeutralBundle(entry);
   if (offences.length === 0) {
@@ -72,6 +75,13 @@ async function main() {
     process.stderr.write(`  ${path} (${why}), imported by ${importer}\n`);
   }
   process.exitCode = 1;
+}
+
+async function main() {
+  const given = process.argv[2];
+  const entries =
+    given === undefined ? NEUTRAL_ENTRIES.map((entry) => resolve(here, entry)) : [resolve(given)];
+  for (const entry of entries) await check(entry);
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

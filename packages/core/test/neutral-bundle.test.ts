@@ -4,8 +4,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 // The CI check of issue 31, run as CI would run it (`node scripts/neutral-bundle.mjs [entry]`):
-// core's entry bundles for --platform=neutral with no Node built-in or server package in its graph,
-// and the check is shown to fail on fixtures that import them.
+// core's neutral entries (the main one and ./sql) bundle for --platform=neutral with no Node built-in
+// or server package in their graph, and the check is shown to fail on fixtures that import them.
 const script = fileURLToPath(new URL('../scripts/neutral-bundle.mjs', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -20,12 +20,17 @@ async function check(...args: string[]): Promise<{ code: number; stdout: string;
 }
 
 describe('the neutral-bundle check', () => {
-  it("passes on core's entry", async () => {
+  it("passes on core's neutral entries: the engine and the SQL store (./sql)", async () => {
     const result = await check();
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(
+    const [main, sql, ...more] = result.stdout.trim().split('\n');
+    expect(main).toMatch(
       /^neutral bundle: packages\/core\/src\/index\.ts: \d+ modules, \d+ bytes, no Node built-in/,
     );
+    expect(sql).toMatch(
+      /^neutral bundle: packages\/core\/src\/sql\.ts: \d+ modules, \d+ bytes, no Node built-in/,
+    );
+    expect(more).toEqual([]);
     expect(result.code).toBe(0);
   });
 

@@ -46,6 +46,11 @@ export const ERROR_CODE = {
   SESSION_STORE_ERROR: 'SESSION_STORE_ERROR',
   /** The binding store (accounts) failed or did not answer: the gate fails closed. */
   BINDING_STORE_UNAVAILABLE: 'BINDING_STORE_UNAVAILABLE',
+  /**
+   * The SQL store's tables are missing or at another schema version than this verify-kit's (found
+   * before any query of a request): run `migrate(driver)` from @verify-kit/core/sql, or upgrade.
+   */
+  STORE_SCHEMA_MISMATCH: 'STORE_SCHEMA_MISMATCH',
   /** accountOf(req) threw or returned something that is not an account id. */
   ACCOUNT_RESOLUTION_FAILED: 'ACCOUNT_RESOLUTION_FAILED',
   /** The integrator's sessionOptions(req) threw. */

@@ -16,7 +16,7 @@ import type { Logger } from '../shared/log.js';
 import type { StatusBus } from '../status/status-bus.js';
 import type { StatusChangeHandler } from '../status/status-events.js';
 import type { ReplayStore } from '../webhooks/replay-store.js';
-import { isKitStore, KIT_STORE_ERROR, type KitStore } from './kit-store.js';
+import { type KitStore, kitStoreProblem } from './kit-store.js';
 import { FreshnessSchema, fn, int, isFunction, objectWith, REDIS_CLIENT_ERROR } from './option-schemas.js';
 import { SEND_LINK_ARRAY_GONE, SendLinkSchema } from './send-link-options.js';
 import { readBudgetOf, withStore } from './store-resolution.js';
@@ -63,7 +63,13 @@ const OptionsSchema = z
     accountOf: fn<AccountOf>(
       'must be a function (req) => the signed-in account id (a string), or undefined for a visitor',
     ).optional(),
-    store: z.custom<KitStore>(isKitStore, { error: KIT_STORE_ERROR }).optional(),
+    store: z
+      .custom<KitStore>()
+      .superRefine((value, ctx) => {
+        const problem = kitStoreProblem(value);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
     bindingStore: z
       .custom<RecordStore | BindingStore>()
       .superRefine((value, ctx) => {

@@ -39,8 +39,28 @@ export function sharingWarnings(options: ResolvedOptions, countsInMemory: boolea
   const perProcess = perProcessParts(options);
   if (perProcess.length > 0) {
     warnings.push(
-      `some of the kit's state is shared between instances and some is not: ${perProcess.join(', ')}: each instance keeps its own (share them too, or each counts and hears for one instance alone)`,
+      `some of the kit's state is shared between instances and some is not: ${perProcess.join(', ')}: each instance keeps its own (share them too, or each counts and hears for one instance alone)${storeLacks(options, perProcess)}`,
     );
   }
   return warnings;
+}
+
+/**
+ * What `store` does not hold of the per-process parts, and where they go: a SQL store (or one of
+ * your own) holds records and webhook ids, not the status bus nor the limits' counters.
+ */
+function storeLacks(options: ResolvedOptions, perProcess: string[]): string {
+  const { store } = options;
+  if (store === undefined) return '';
+  const lacks = [
+    ...(store.statusBus === undefined && perProcess.includes('statusBus')
+      ? ['the status bus (statusBus: createRedisStatusBus(...))']
+      : []),
+    ...(store.counts === undefined && perProcess.some((part) => part.includes('.redis'))
+      ? ['the counters (sessionLimit: { redis }, sendLink: { redis }: a node-redis client)']
+      : []),
+  ];
+  return lacks.length === 0
+    ? ''
+    : `; the store does not hold ${lacks.join(' nor ')}: give those parts their own options to share them`;
 }

@@ -24,9 +24,10 @@ function countsIn<T extends CountedIn>(
 }
 
 /**
- * `store` fills in every shared part not given on its own: an option given for a part
- * (`bindingStore`, `statusBus`, `replayStore`, `sessionLimit.redis`, `sendLink.redis`, and
- * `sessionLimit: false`) keeps it, so a kit configured part by part behaves as before.
+ * `store` fills in every shared part it has and that is not given on its own: an option given for a
+ * part (`bindingStore`, `statusBus`, `replayStore`, `sessionLimit.redis`, `sendLink.redis`, and
+ * `sessionLimit: false`) keeps it, so a kit configured part by part behaves as before. A part neither
+ * gives (a SQL store has no status bus and no counters) stays in this process.
  */
 export function withStore<
   T extends {
