@@ -47,7 +47,8 @@ for (const [platform, recognise, names] of platforms) {
   test(`${platform} in production: accounts with only the memory store fail with STORE_REQUIRED, naming store`, async () => {
     vi.stubEnv('NODE_ENV', 'production');
     recognise();
-    const { basePath: _path, secret: _secret, ...engine } = options;
+    const { baseUrl, apiKey, workflowId } = options;
+    const engine = { baseUrl, apiKey, workflowId, accountOf: () => 'account-1' };
     for (const make of [() => createVerifyKit(options), () => createExpressKit(engine)]) {
       const error = await thrown(make);
       expect(isVerifyKitError(error, 'STORE_REQUIRED'), String(error)).toBe(true);

@@ -164,6 +164,9 @@ async function announce(core: KitCore, identificationId: string, type: string, s
   if (tracked !== undefined || decided || isApproved(hint.status)) {
     await core.reader.read(tracked ?? identificationId);
   }
+  // The long-polls' re-read the hint started is part of this webhook's work: where the runtime ends
+  // what a finished request left running (workerd), it must end within waitUntil, not be cut short.
+  await core.reader.inFlight(identificationId)?.catch(() => undefined);
 }
 
 const ACKNOWLEDGED: Answer = { status: 204, headers: {} };

@@ -26,7 +26,15 @@ export interface ReadOptions {
 
 interface InFlight {
   promise: Promise<Identification>;
+  startedAt: number;
 }
+
+/**
+ * A read in flight longer than this is not joined (a new one starts): past every attempt's timeout
+ * it can only be one its runtime dropped (workerd cancels what a finished request left running),
+ * and joining it would hang every later read of that identification.
+ */
+const IN_FLIGHT_MAX_MS = 60_000;
 
 interface Latest {
   identification: Identification;
@@ -109,10 +117,10 @@ export class StatusReader {
         return Promise.resolve(latest.identification);
     }
     const pending = this.#inFlight.get(key);
-    if (pending !== undefined) return pending.promise;
+    if (pending !== undefined && this.now() - pending.startedAt < IN_FLIGHT_MAX_MS) return pending.promise;
 
     // Registered synchronously, so every caller of this tick joins the same admission and call.
-    const entry = {} as InFlight;
+    const entry = { startedAt: this.now() } as InFlight;
     const settle = () => {
       if (this.#inFlight.get(key) === entry) {
         this.#inFlight.delete(key);
@@ -188,6 +196,14 @@ export class StatusReader {
     // Only a read nobody invalidated meanwhile may be reused later.
     if (settle()) this.#latest.set(key, { identification, readAt: this.now() });
     return identification;
+  }
+
+  /**
+   * The read of this identification in flight, if any: whoever must keep it alive (a webhook's work
+   * under the runtime's waitUntil, whose hint started it) waits for it.
+   */
+  inFlight(identificationId: string): Promise<Identification> | undefined {
+    return this.#inFlight.get(identificationKey(identificationId))?.promise;
   }
 
   #underPressure(identificationId: string): boolean {

@@ -30,18 +30,9 @@ export interface PreparedApp {
   dispose(): Promise<void>;
 }
 
-/**
- * A bug of ours a runtime shows, its suite test named here: that test is expected to fail there
- * (`it.fails`), so CI stays green while the bug is open and goes red the day it is fixed, when the
- * entry goes.
- */
-export type KnownBug = 'webhook-wake-read';
-
 /** A runtime the apps are tested on: how its folder's app is made ready and started. */
 export interface Runtime {
   readonly name: 'bun' | 'deno' | 'workerd';
-  /** The suite's tests this runtime fails because of a bug of ours, each with what it is. */
-  readonly knownBugs?: Partial<Record<KnownBug, string>>;
   /**
    * Everything a start needs that is the same for every instance, e.g. the bundle; throws, naming the
    * fix, when the runtime's binary is not installed.

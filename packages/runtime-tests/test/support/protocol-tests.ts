@@ -4,7 +4,6 @@ import type { ErrorResponseBody, SessionResponseBody, StatusResponseBody } from 
 import { createSandboxControl } from '@verify-kit/sandbox/control';
 import { deliverWebhook } from '@verify-kit/testkit';
 import { expect, it } from 'vitest';
-import type { Runtime } from './app-instance.js';
 import type { Target } from './use-runtime.js';
 import { within } from './within.js';
 
@@ -13,13 +12,10 @@ import { within } from './within.js';
 
 /** How long an answer the webhook should bring may take (it takes milliseconds): a failure's bound. */
 const WAKE_BOUND_MS = 5_000;
-/** The same where a known bug leaves it unanswered: how long the test looks for the bug. */
-const KNOWN_BUG_BOUND_MS = 2_000;
 /** How long the service takes to answer while the webhook's read is under way (the proxy holds it). */
 export const SLOW_SERVICE_MS = 300;
 
-export function protocolTests(target: () => Target, runtime: Runtime): void {
-  const knownBug = runtime.knownBugs?.['webhook-wake-read'];
+export function protocolTests(target: () => Target): void {
   it('POST /session creates a verification session and seals the visitor cookie; a reload reuses it', async () => {
     const browser = target().browser();
     const created = await browser.post<SessionResponseBody>('/identity/session');
@@ -51,7 +47,7 @@ export function protocolTests(target: () => Target, runtime: Runtime): void {
    * service's clock behind the app's), so its event is older than the kit's last read and the kit
    * does not read for the event itself: the long-poll's re-read is the only one it starts.
    */
-  const wakeUp = async (boundMs = WAKE_BOUND_MS) => {
+  const wakeUp = async () => {
     const { instance, sandbox, proxy, webhookSecret } = target();
     const browser = target().browser();
     const created = await browser.post<SessionResponseBody>('/identity/session');
@@ -81,7 +77,7 @@ export function protocolTests(target: () => Target, runtime: Runtime): void {
       expect(webhook.status).toBe(204);
       // The app re-reads a waiting long-poll's status every 60 s, past the 25 s wait: only the
       // webhook can have woken it with the new status.
-      const answered = await within(boundMs, polling, 'the long-poll, after the webhook');
+      const answered = await within(WAKE_BOUND_MS, polling, 'the long-poll, after the webhook');
       expect(answered.status).toBe(200);
       expect(answered.json).toMatchObject({ status: 'IN_MANUAL_REVIEW' });
       expect(answered.json.phase).not.toBe('awaiting_user');
@@ -96,17 +92,8 @@ export function protocolTests(target: () => Target, runtime: Runtime): void {
       leaving.abort();
     }
   };
-  const wakeTitle =
-    'a long-poll on GET /status is woken by a signed webhook however long the service takes to answer the read it starts, and the status reads after it';
-  if (knownBug === undefined) {
-    it(wakeTitle, () => wakeUp());
-  } else {
-    it(`${wakeTitle}: KNOWN BUG on ${runtime.name}, expected to fail until fixed (${knownBug})`, async () => {
-      await expect(wakeUp(KNOWN_BUG_BOUND_MS)).rejects.toThrow(
-        /the long-poll, after the webhook: nothing within/,
-      );
-    });
-  }
+  it('a long-poll on GET /status is woken by a signed webhook however long the service takes to answer the read it starts, and the status reads after it', () =>
+    wakeUp());
 
   it('POST /webhook: signed 204, a bad signature 401 and a stale one refused, a replay acknowledged', async () => {
     const { webhookSecret } = target();

@@ -14,7 +14,7 @@ export function describeRuntime(runtime: Runtime): void {
   for (const app of APPS) {
     describe(`${app} on ${runtime.name}`, () => {
       const target = () => targets[app];
-      protocolTests(target, runtime);
+      protocolTests(target);
       gateTests(target);
     });
   }

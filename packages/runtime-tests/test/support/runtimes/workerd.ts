@@ -80,12 +80,5 @@ export async function prepareWorker(entry: string, name: string): Promise<Prepar
 
 export const workerd: Runtime = {
   name: 'workerd',
-  knownBugs: {
-    // core's POST /webhook hands waitUntil the work after its 204 (answers/webhook.ts, announce), but
-    // not the re-read that work starts for the long-polls (KitCore.applyHint → StatusWatch.poke):
-    // workerd cancels that read with the webhook's request, so it never settles.
-    'webhook-wake-read':
-      'the re-read a webhook starts for the long-polls is not in waitUntil, so workerd cancels it',
-  },
   prepare: (app) => prepareWorker(appEntry('workerd', app), app),
 };
