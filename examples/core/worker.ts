@@ -23,7 +23,7 @@ export default {
       longPoll: false, // an isolate hears only the webhooks that reach it: the widget polls
     });
     // What Workers knows beyond the Request: the client's address, which Cloudflare sets (for the
-    // limits), and waitUntil (a webhook's work after its 204).
+    // limits), and waitUntil (a webhook's work after its 204, the gate's background re-read).
     const context = {
       clientAddress: request.headers.get('cf-connecting-ip') ?? undefined,
       waitUntil: (work: Promise<unknown>) => ctx.waitUntil(work),

@@ -4,9 +4,13 @@
 
 export type { D1Like, D1StatementLike } from './sql/adapters/d1.js';
 export { d1Driver } from './sql/adapters/d1.js';
-export type { PgQueryable } from './sql/adapters/pg.js';
+export type { PgDriverOptions, PgQueryable } from './sql/adapters/pg.js';
 export { pgDriver } from './sql/adapters/pg.js';
-export type { PostgresJsLike, PostgresJsTransactionLike } from './sql/adapters/postgres-js.js';
+export type {
+  PostgresJsDriverOptions,
+  PostgresJsLike,
+  PostgresJsTransactionLike,
+} from './sql/adapters/postgres-js.js';
 export { postgresJsDriver } from './sql/adapters/postgres-js.js';
 export type { SqliteDatabaseLike, SqliteStatementLike } from './sql/adapters/sqlite.js';
 export { sqliteDriver } from './sql/adapters/sqlite.js';

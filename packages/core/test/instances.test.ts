@@ -1,8 +1,6 @@
 // The Fetch door on two instances (two processes) with no shared store: testkit's suite.
 import { fileURLToPath } from 'node:url';
-import { describeInstancesWithoutStore } from '@verify-kit/testkit';
+import { describeInstancesWithoutStore, startInstanceProcess } from '@verify-kit/testkit';
 
-describeInstancesWithoutStore(
-  'the Fetch door',
-  fileURLToPath(new URL('./support/instance.ts', import.meta.url)),
-);
+const entry = fileURLToPath(new URL('./support/instance.ts', import.meta.url));
+describeInstancesWithoutStore('the Fetch door', (env) => startInstanceProcess(entry, env));

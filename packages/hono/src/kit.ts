@@ -99,8 +99,8 @@ function make<E extends Env>(options: VerifyKitOptions<E>, runtime: KitRuntime) 
   };
 
   /**
-   * What core is told of the request: the client address, Hono's Context for accountOf, and for the
-   * router only (a webhook's work after its 204) Workers' waitUntil. The request's signal is core's
+   * What core is told of the request: the client address, Hono's Context for accountOf, and Workers'
+   * waitUntil (a webhook's work after its 204, the gate's background re-read). The request's signal is core's
    * to read when a long-poll needs it (@hono/node-server makes one per request once it is read).
    */
   function contextOf(c: Context<E>, router = false): RequestContext {
@@ -112,7 +112,9 @@ function make<E extends Env>(options: VerifyKitOptions<E>, runtime: KitRuntime) 
       );
     }
     if (router) return { clientAddress: address, raw: c, waitUntil: waitUntilOf(c) };
-    return { clientAddress: address, raw: c, header: readHeaders?.(c) };
+    // The gate's background re-read (seldom): Workers' executionCtx is looked up only then.
+    const waitUntil = (work: Promise<unknown>) => waitUntilOf(c)?.(work);
+    return { clientAddress: address, raw: c, header: readHeaders?.(c), waitUntil };
   }
 
   return { kit, basePath, contextOf, warnOnce };

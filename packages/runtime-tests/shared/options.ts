@@ -10,6 +10,8 @@ export interface AppEnv {
   IDV_API_KEY: string;
   IDV_WEBHOOK_SECRET: string;
   VERIFY_KIT_SECRET: string;
+  /** The kit's maxAgeMs, where a test shortens it (the two-instance suite). */
+  MAX_AGE_MS?: string;
 }
 
 /** Creations per address and minute in every app under test (`sessionLimit.perIp`). */
@@ -27,6 +29,7 @@ type TestedOptions = Pick<
   | 'sessionLimit'
   | 'pollIntervalMs'
   | 'logger'
+  | 'maxAgeMs'
 >;
 
 /**
@@ -51,5 +54,6 @@ export function kitOptions(env: Partial<AppEnv>): TestedOptions {
     sessionLimit: { perClient: 5, perIp: SESSIONS_PER_ADDRESS, windowSeconds: 60 },
     pollIntervalMs: 60_000,
     logger: console,
+    ...(env.MAX_AGE_MS === undefined ? {} : { maxAgeMs: Number(env.MAX_AGE_MS) }),
   };
 }

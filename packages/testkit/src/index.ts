@@ -10,6 +10,7 @@ export type { CacheableApp } from './grants-not-shared.js';
 export { CACHEABLE, describeGrantsNotShared } from './grants-not-shared.js';
 export type { InstanceEnv, InstanceProcess } from './instance-process.js';
 export { announceListening, kitOptionsFromEnv, startInstanceProcess } from './instance-process.js';
+export type { StoreLessInstance } from './instances-without-store.js';
 export { describeInstancesWithoutStore } from './instances-without-store.js';
 export type { LineLogger } from './leaks.js';
 export { capturingLogger, expectKeyNeverLeaked, logLines } from './leaks.js';

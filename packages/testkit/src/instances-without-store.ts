@@ -5,7 +5,8 @@ import { createSandboxControl } from '@verify-kit/sandbox/control';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser } from './browser.js';
 import { CookieJar } from './cookie-jar.js';
-import { type InstanceEnv, type InstanceProcess, startInstanceProcess } from './instance-process.js';
+import type { InstanceEnv } from './instance-process.js';
+import { fromAddress } from './source-address.js';
 import { until } from './until.js';
 import { approveInSandbox } from './verifications.js';
 import { deliverWebhook } from './webhooks.js';
@@ -14,7 +15,7 @@ import { deliverWebhook } from './webhooks.js';
 // serverless platforms and fleets run it: requests alternate between them, webhooks reach one only.
 // The anonymous visitor's sealed cookie carries the verification, so every instance decides alike.
 
-/** The kit's maxAgeMs on the instances: how soon a revocation heard by one reaches the other. */
+/** The kit's maxAgeMs on the instances (MAX_AGE_MS): how soon a revocation heard by one reaches the other. */
 const MAX_AGE_MS = 1500;
 /** What one request past maxAgeMs and the re-read it waits for may add to that (decisions.ts). */
 const REREAD_SLACK_MS = 3000;
@@ -23,16 +24,28 @@ interface Created {
   sessionCode: string;
 }
 
+/** One instance of the app under test, started by the shell's test. */
+export interface StoreLessInstance {
+  url: string;
+  stop(): Promise<void>;
+}
+
 /**
- * The suite every shell runs: `entry` is its instance (a TypeScript file that serves the shell's app
- * with the kit from kitOptionsFromEnv: the kit under /identity, `/account` gated with redirectTo
- * '/verify', `/api/*` gated without), started twice.
+ * The suite every shell and runtime runs: `start(env)` starts one instance of its app (the kit from
+ * `env` as kitOptionsFromEnv reads it: under /identity, `/account` gated, answering a request that is
+ * no navigation 403 JSON when refused, `POST /forget`), called twice. Node processes:
+ * `(env) => startInstanceProcess(entry, env)`.
  */
-export function describeInstancesWithoutStore(shell: string, entry: string): void {
+export function describeInstancesWithoutStore(
+  shell: string,
+  start: (env: InstanceEnv & Record<string, string>) => Promise<StoreLessInstance>,
+): void {
   describe(`${shell} on two instances with no shared store`, () => {
     let sandbox: Sandbox;
-    const instances: InstanceProcess[] = [];
+    const instances: StoreLessInstance[] = [];
     const webhookSecret = generateWebhookSecret();
+    const agents: ReturnType<typeof fromAddress>[] = [];
+    let addresses = 0;
 
     beforeAll(async () => {
       sandbox = await startSandbox({ port: 0, reviewDelayMs: 0 });
@@ -44,19 +57,24 @@ export function describeInstancesWithoutStore(shell: string, entry: string): voi
         MAX_AGE_MS: String(MAX_AGE_MS),
         NODE_ENV: 'production',
       };
-      instances.push(
-        ...(await Promise.all([startInstanceProcess(entry, env), startInstanceProcess(entry, env)])),
-      );
-    }, 30_000);
+      instances.push(...(await Promise.all([start(env), start(env)])));
+    }, 60_000);
     afterAll(async () => {
       await Promise.all(instances.map((instance) => instance.stop()));
+      await Promise.all(agents.map((agent) => agent.close()));
       await sandbox?.close();
     });
 
-    /** One browser, its requests balanced to instance A or B. */
+    /** One browser (from a loopback address of its own: the limits count it alone), balanced to A or B. */
     function person(jar = new CookieJar()) {
-      const [a, b] = instances as [InstanceProcess, InstanceProcess];
-      return { onA: new Browser(a.url, jar), onB: new Browser(b.url, jar), jar };
+      const [a, b] = instances as [StoreLessInstance, StoreLessInstance];
+      const dispatcher = fromAddress(`127.0.2.${1 + (addresses++ % 250)}`);
+      agents.push(dispatcher);
+      return {
+        onA: new Browser(a.url, jar, { dispatcher }),
+        onB: new Browser(b.url, jar, { dispatcher }),
+        jar,
+      };
     }
     const holder = () => randomBytes(16).toString('base64url');
 
@@ -66,7 +84,7 @@ export function describeInstancesWithoutStore(shell: string, entry: string): voi
       const started = await someone.onA.post<Created>('/identity/session', { holder: holder() });
       expect(started.status).toBe(201);
       const identificationId = await approveInSandbox(sandbox, started.json.sessionCode);
-      expect((await someone.onB.get('/api/data')).status).toBe(200);
+      expect((await someone.onB.get('/account')).status).toBe(200);
       return { ...someone, identificationId };
     }
 
@@ -78,10 +96,10 @@ export function describeInstancesWithoutStore(shell: string, entry: string): voi
       expect([created.status, reloaded.status]).toEqual([201, 201]);
       expect(reloaded.json.sessionCode).toBe(created.json.sessionCode);
       expect((await onB.get<{ phase: string }>('/identity/status')).json.phase).toBe('awaiting_user');
-      expect((await onA.get('/api/data')).status).toBe(403);
+      expect((await onA.get('/account')).status).toBe(403);
       await approveInSandbox(sandbox, created.json.sessionCode);
       const answers: number[] = [];
-      for (const who of [onB, onA, onB, onA, onB, onA]) answers.push((await who.get('/api/data')).status);
+      for (const who of [onB, onA, onB, onA, onB, onA]) answers.push((await who.get('/account')).status);
       expect(answers).toEqual([200, 200, 200, 200, 200, 200]);
       for (const who of [onA, onB]) {
         expect((await who.get<{ phase: string }>('/identity/status')).json.phase).toBe('approved');
@@ -90,7 +108,7 @@ export function describeInstancesWithoutStore(shell: string, entry: string): voi
 
     it(`a rejection webhook to A alone: refused there at once, and on B within maxAgeMs (${MAX_AGE_MS} ms)`, async () => {
       const { onA, jar, identificationId } = await verifiedPerson();
-      expect((await onA.get('/api/data')).status).toBe(200);
+      expect((await onA.get('/account')).status).toBe(200);
       // B is asked with the cookie from before A's refusal (a browser whose requests all went to B).
       const onlyB = person(jar.clone()).onB;
       await createSandboxControl(sandbox).setStatus(identificationId, 'REJECTED');
@@ -101,8 +119,8 @@ export function describeInstancesWithoutStore(shell: string, entry: string): voi
         type: 'identification.rejected',
       });
       expect(webhook.status).toBe(204);
-      expect((await onA.get('/api/data')).status).toBe(403);
-      await until(async () => (await onlyB.get('/api/data')).status === 403, 'B refuses');
+      expect((await onA.get('/account')).status).toBe(403);
+      await until(async () => (await onlyB.get('/account')).status === 403, 'B refuses');
       expect(Date.now() - heardAt).toBeLessThan(MAX_AGE_MS + REREAD_SLACK_MS);
     });
 
@@ -115,7 +133,7 @@ export function describeInstancesWithoutStore(shell: string, entry: string): voi
         forged.set(name, tampered);
         const { onA, onB } = person(forged);
         for (const who of [onA, onB]) {
-          expect((await who.get('/api/data')).status).toBe(403);
+          expect((await who.get('/account')).status).toBe(403);
           expect((await who.get('/identity/status')).status).toBe(404);
         }
       }
@@ -129,8 +147,8 @@ export function describeInstancesWithoutStore(shell: string, entry: string): voi
       expect(own.status).toBe(201);
       expect(own.json.sessionCode).not.toBe(planted.json.sessionCode);
       await approveInSandbox(sandbox, own.json.sessionCode);
-      for (const who of [victim.onA, victim.onB]) expect((await who.get('/api/data')).status).toBe(200);
-      for (const who of [attacker.onA, attacker.onB]) expect((await who.get('/api/data')).status).toBe(403);
+      for (const who of [victim.onA, victim.onB]) expect((await who.get('/account')).status).toBe(200);
+      for (const who of [attacker.onA, attacker.onB]) expect((await who.get('/account')).status).toBe(403);
     });
   });
 }

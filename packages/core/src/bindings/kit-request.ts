@@ -52,4 +52,10 @@ export interface KitRequest {
   readonly visitor: Visitor;
   /** false once the client left (its connection reset): nothing is created for it. */
   present(): Promise<boolean>;
+  /**
+   * Keeps work this request starts going after its answer (a background re-read), where the runtime
+   * would end it with the request (Workers' `ctx.waitUntil`, Next.js's `after`); absent on servers
+   * that keep running.
+   */
+  readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
 }

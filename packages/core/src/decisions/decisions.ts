@@ -107,7 +107,7 @@ export class Decisions extends DecisionStore {
       if (newest !== undefined && newest !== carried) req.visitor.carryDecision?.(newest);
       if (!this.#grantable(newest, now)) return this.#readInVisit(req, identificationId, newest, now, budget);
       if (newest === found || now - newest.at < this.#maxAgeOf(newest, options)) {
-        return this.#storedGrant(identificationId, newest, now, options);
+        return this.#storedGrant(req, identificationId, newest, now, options);
       }
       return this.#refreshCarried(req, identificationId, newest, now);
     });
@@ -156,7 +156,7 @@ export class Decisions extends DecisionStore {
     stale: StoredDecision & { status: string },
     now: number,
   ): Promise<Decided> {
-    const staleGrant = this.#storedGrant(identificationId, stale, now, {}, false);
+    const staleGrant = this.#storedGrant(req, identificationId, stale, now, {}, false);
     const key = identificationKey(identificationId);
     if (this.#refreshing.has(key)) return staleGrant;
     this.#refreshing.set(key, true);
@@ -201,7 +201,7 @@ export class Decisions extends DecisionStore {
     if (!this.#grantable(stored, now)) return undefined;
     if (now - stored.at >= this.#maxAgeOf(stored, options)) return undefined;
     this.#touch(req, marker, now);
-    return this.#storedGrant(identificationId, stored, now, options);
+    return this.#storedGrant(req, identificationId, stored, now, options);
   }
 
   /** The visit the marker names is this owner's, of this identification, and not idle too long. */
@@ -250,13 +250,14 @@ export class Decisions extends DecisionStore {
 
   /** A grant from the stored decision; re-read in the background once older than maxAgeMs. */
   #storedGrant(
+    req: KitRequest,
     identificationId: string,
     stored: StoredDecision,
     now: number,
     options: DecideOptions,
     refresh = true,
   ) {
-    if (refresh && now - stored.at >= this.#maxAgeOf(stored, options)) this.#refresh(identificationId);
+    if (refresh && now - stored.at >= this.#maxAgeOf(stored, options)) this.#refresh(req, identificationId);
     return {
       identification: { id: identificationId, status: 'APPROVED' },
       source: 'stored',
@@ -292,17 +293,19 @@ export class Decisions extends DecisionStore {
   }
 
   /** Stale-while-revalidate: one background re-read (the reader's hook stores what it sees). */
-  #refresh(identificationId: string): void {
+  #refresh(req: KitRequest, identificationId: string): void {
     const key = identificationKey(identificationId);
     if (this.#refreshing.has(key)) return;
     this.#refreshing.set(key, true);
     // debug: in an outage every person in a visit retries once a second (the gate's 503s are errors).
-    this.reader.read(identificationId, { cause: KIT_READ }).catch((error: unknown) => {
+    const reading = this.reader.read(identificationId, { cause: KIT_READ }).catch((error: unknown) => {
       this.log.debug('a stored decision could not be re-read; it is served until staleIfErrorMs', {
         identificationId,
         error: error instanceof Error ? error.message : String(error),
       });
     });
+    // Where the runtime ends what a finished request left running (Workers), the request keeps it.
+    req.waitUntil?.(reading);
   }
 
   /** Without a browser session (accounts only) there is no visit: every gated request reads. */

@@ -14,7 +14,10 @@ export interface RequestContext {
   raw?: unknown;
   /** Aborts when the client leaves (a long-poll then ends); default `request.signal`. */
   signal?: AbortSignal | undefined;
-  /** Keeps work going after the answer (a webhook's follow-up), e.g. Workers' `ctx.waitUntil`. */
+  /**
+   * Keeps work going after the answer (a webhook's follow-up, the gate's background re-read), e.g.
+   * Workers' `ctx.waitUntil`.
+   */
   waitUntil?: ((work: Promise<unknown>) => void) | undefined;
   /** The request came over https, where the kit's `https` option is 'auto'; default its URL's scheme. */
   https?: boolean | undefined;
@@ -59,6 +62,7 @@ export function kitRequestOf(request: Request, context: RequestContext, visitor:
       return visitor.sessionKey;
     },
     visitor,
+    waitUntil: context.waitUntil,
     // The signal is read only here: some servers make one per request once it is read.
     present: async () => !signalOf(request, context).aborted,
   };
