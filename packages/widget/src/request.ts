@@ -48,8 +48,6 @@ export async function requestJson<T extends { phase: string }>(
 export function holder(): string | undefined {
   try {
     // biome-ignore lint/suspicious/noAssignInExpressions: one read, one write at most
-    return (localStorage['vk-holder'] ??= crypto.randomUUID());
-  } catch {
-    return undefined;
-  }
+    return (localStorage.vkHolder ??= crypto.randomUUID());
+  } catch {}
 }

@@ -5,10 +5,11 @@ import { LOCALES } from '@verify-kit/protocol';
 import { bundle, expect, test } from './fixtures.js';
 
 /**
- * The ceiling, so that nothing grows unnoticed: 11,357 B measured, of which Lit as the widget uses it
- * is 5,570 B and ours 5,787 B (`pnpm bench`: `widget.split.*`).
+ * The ceiling, so that nothing grows unnoticed: 11,447 B measured, of which Lit as the widget uses it
+ * is 5,570 B. Raised by 50 B (from 11,400) for one thing, on purpose: the holder the widget sends with
+ * POST /session (request.ts, issue 40), which closes the planted-cookie fixation without server state.
  */
-const BUDGET = 11_400;
+const BUDGET = 11_450;
 /**
  * Issue 13's goal, 10 KiB for the module with Lit and every feature, is not met and is printed, not
  * asserted. Lit's default build is already its smallest; forking its renderer (measured: 10,647 B)

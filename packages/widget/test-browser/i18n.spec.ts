@@ -18,7 +18,7 @@ test('speaks the document language by default (tr), and marks its content with t
   await expect(widget.getByRole('img', { name: tr.qrAlt })).toBeVisible();
   await expect(widget.getByRole('link', { name: tr.webPage })).toBeVisible();
   await expect(widget.locator('[part~="time"]')).toHaveText('Kalan süre: 30 dakika');
-  expect(JSON.parse(stub.calls('/identity/session')[0]?.body ?? '')).toEqual({ locale: 'tr' });
+  expect(stub.sentSession(0)).toEqual({ locale: 'tr' });
 });
 
 test('the locale attribute wins over the document language, and switching it re-renders', async ({
@@ -107,7 +107,7 @@ test('a locale whose strings cannot be loaded is shown in English, never blank',
   await page.getByRole('button', { name: en.start }).click();
   await expect(title(widget)).toHaveText(en.awaitingTitle);
   await expect(widget.locator('[part~="time"]')).toHaveText('Time left: 30 minutes');
-  expect(JSON.parse(stub.calls('/identity/session')[0]?.body ?? '')).toEqual({ locale: 'tr' });
+  expect(stub.sentSession(0)).toEqual({ locale: 'tr' });
 });
 
 /** A session of `minutes`: the time left reads in whole minutes, plural by the language's rules. */
@@ -127,7 +127,7 @@ test('the German walk: start, the QR and its time left (one and several), review
   await expect(title(widget)).toHaveText(de.awaitingTitle);
   await expect(widget.getByRole('img', { name: de.qrAlt })).toBeVisible();
   await expect(widget.locator('[part~="time"]')).toHaveText('Verbleibende Zeit: 1 Minute');
-  expect(JSON.parse(stub.calls('/identity/session')[0]?.body ?? '')).toEqual({ locale: 'de' });
+  expect(stub.sentSession(0)).toEqual({ locale: 'de' });
   await expect(widget).toHaveAttribute('dir', 'ltr');
   sessionOf(stub, 30);
   await widget.evaluate((el: HTMLElement & { start(restart?: boolean): Promise<void> }) => el.start(true));
@@ -151,7 +151,7 @@ test('the Arabic walk: right to left, the plural forms of Arabic through Intl.Pl
   await expect(title(widget)).toHaveText(ar.awaitingTitle);
   // Arabic has a dual: "two minutes" is one word.
   await expect(widget.locator('[part~="time"]')).toHaveText('الوقت المتبقي: دقيقتان');
-  expect(JSON.parse(stub.calls('/identity/session')[0]?.body ?? '')).toEqual({ locale: 'ar' });
+  expect(stub.sentSession(0)).toEqual({ locale: 'ar' });
   for (const [minutes, text] of [
     [5, 'الوقت المتبقي: 5 دقائق'],
     [30, 'الوقت المتبقي: 30 دقيقة'],

@@ -137,7 +137,7 @@ test('after a rejection: one Try again (a new session) and the product’s own h
   await expect(widget.getByRole('button')).toHaveCount(1);
   await widget.getByRole('button', { name: en.retry }).click();
   await expect(shownCode(widget)).toHaveText('P9WN 3HJE');
-  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
+  expect(stub.sentSession(1)).toEqual({ restart: true, locale: 'en' });
 });
 
 test('no send-link part unless the kit offers a channel', async ({ widget, openStarted }) => {
@@ -158,7 +158,7 @@ test('send the link by e-mail: no address field, the button names the masked con
   await expect(widget.locator('input')).toHaveCount(0);
   await widget.getByRole('button', { name: `${en.send} ${en.email}: a•••@example.com` }).click();
   await expect(widget.getByText(en.sentTo.replace('{to}', 'a•••@example.com'))).toBeVisible();
-  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({
+  expect(stub.sentSession(1)).toEqual({
     restart: true,
     sendTo: { channel: 'email' },
     locale: 'en',
@@ -184,7 +184,7 @@ test('with e-mail and SMS both offered, one button each, named by its channel an
   await widget.getByRole('button', { name: `${en.send} ${en.sms}: •••••67`, exact: true }).click();
   // Shown once the send was answered: only then has the stub surely seen its body.
   await expect(widget.getByText(en.sentTo.replace('{to}', '•••••67'))).toBeVisible();
-  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '').sendTo).toEqual({ channel: 'sms' });
+  expect(stub.sentSession(1).sendTo).toEqual({ channel: 'sms' });
 });
 
 test('a refused send says so and keeps the session on screen; a long 429 says to wait', async ({
@@ -243,4 +243,28 @@ test('one polite live region, and the page does not scroll when the view changes
   stub.setPhase('in_review');
   await expect(title(widget)).toHaveText(en.reviewTitle);
   expect(await page.evaluate(() => scrollY)).toBe(scrolled);
+});
+
+test('the holder: one random id per browser, kept in localStorage and sent with every start; another browser has its own', async ({
+  page,
+  stub,
+  browser,
+}) => {
+  await page.goto(stub.page({ attrs: FAST_START }));
+  await expect.poll(() => stub.calls('/identity/session').length).toBe(1);
+  await page.reload();
+  await expect.poll(() => stub.calls('/identity/session').length).toBe(2);
+  expect(stub.sentSession(1)).toEqual({ locale: 'en' }); // the same holder as the first start's
+  const mine = await page.evaluate(() => localStorage.getItem('vkHolder'));
+  expect(JSON.parse(stub.calls('/identity/session')[0]?.body ?? '').holder).toBe(mine);
+  const elsewhere = await browser.newContext();
+  try {
+    await (await elsewhere.newPage()).goto(stub.page({ attrs: FAST_START }));
+    await expect.poll(() => stub.calls('/identity/session').length).toBe(3);
+    const theirs = JSON.parse(stub.calls('/identity/session')[2]?.body ?? '').holder;
+    expect(theirs).toMatch(/^[0-9a-f-]{36}$/);
+    expect(theirs).not.toBe(mine);
+  } finally {
+    await elsewhere.close();
+  }
 });

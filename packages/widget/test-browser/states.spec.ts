@@ -28,7 +28,7 @@ test('idle shows a Start button; Start creates the session and shows the QR, the
   expect(post?.method).toBe('POST');
   expect(post?.headers['content-type']).toBe('application/json');
   expect(post?.headers.cookie).toContain('sid=stub-session');
-  expect(JSON.parse(post?.body ?? '')).toEqual({ locale: 'en' });
+  expect(stub.sentSession(0)).toEqual({ locale: 'en' });
 
   const qr = widget.getByRole('img', { name: en.qrAlt });
   await expect(qr).toHaveAttribute('src', stub.sessionBody().qrImage);
@@ -118,7 +118,7 @@ test('auto-start resumes the session bound to the browser session without a clic
   stub.expiresAt = Date.now() + 60_000;
   await open({ attrs: FAST_START }, en.reviewTitle);
   expect(stub.calls('/identity/session')).toHaveLength(1);
-  expect(stub.calls('/identity/session')[0]?.body).toBe('{"locale":"en"}');
+  expect(stub.sentSession(0)).toEqual({ locale: 'en' });
   expect(stub.sessions).toBe(0);
 });
 
@@ -131,7 +131,7 @@ test('expired: offers a new session, created with restart:true', async ({ page, 
 
   await widget.getByRole('button', { name: en.newSession }).click();
   await expect(title(widget)).toHaveText(en.awaitingTitle);
-  expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({ restart: true, locale: 'en' });
+  expect(stub.sentSession(1)).toEqual({ restart: true, locale: 'en' });
   await expect(shownCode(widget)).toHaveText('P9WN 3HJE');
 });
 
@@ -175,7 +175,7 @@ test.describe('resubmission required', () => {
   test('Start again asks the kit for a new session with restart:true', async ({ stub, widget }) => {
     await widget.getByRole('button', { name: en.restart }).click();
     await expect(shownCode(widget)).toHaveText('P9WN 3HJE');
-    expect(JSON.parse(stub.calls('/identity/session')[1]?.body ?? '')).toEqual({
+    expect(stub.sentSession(1)).toEqual({
       restart: true,
       locale: 'en',
     });

@@ -158,6 +158,20 @@ export class StubServer {
     return this.log.filter((r) => (path ? r.path === path : r.path !== '/identity/qr.svg'));
   }
 
+  /**
+   * The body of the `index`-th POST /session without its holder, which it checks: the browser's
+   * random id (a UUID), the same on every start of this browser (the kit resumes only its own).
+   */
+  sentSession(index = 0): Record<string, unknown> {
+    const bodies = this.calls('/identity/session').map((call) => JSON.parse(call.body || '{}'));
+    const { holder, ...rest } = bodies[index] ?? {};
+    if (typeof holder !== 'string' || !/^[0-9a-f-]{36}$/.test(holder)) {
+      throw new Error(`POST /session #${index} sent no holder: ${JSON.stringify(bodies[index])}`);
+    }
+    if (bodies.some((body) => body.holder !== holder)) throw new Error('the holder changed between starts');
+    return rest;
+  }
+
   sinceStart(): number {
     return Date.now() - this.started;
   }
