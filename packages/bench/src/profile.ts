@@ -5,7 +5,8 @@
 // (harness/); Linux `perf record -e cpu-clock` on the app process (on-CPU samples only: time the
 // process spends preempted by the machine's other work is not counted), JS functions named through
 // `node --perf-basic-prof`. The perf files stay in packages/bench/results/profiles/ (gitignored).
-// `--create`: POST /identity/session with no cookie (a session creation) instead of the routes.
+// `--create`: POST /identity/session with no cookie (a session creation) instead of the routes, on
+// the Express kit first, then on the shell. `--rounds`: the routes profiled in turn that many times.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     routes: { type: 'string', default: '/plain,/visit' },
     create: { type: 'boolean', default: false },
     seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '1' },
     top: { type: 'string', default: '30' },
   },
 });
@@ -69,18 +71,33 @@ async function main() {
   try {
     await withStack({ app: appConfig }, async (stack) => {
       const { url, cookies } = await prepare(stack);
+      // A creation on the shell beside the Express kit's, in the same process (fetch.createRatioVsExpress).
+      const creations = app === 'express' ? [] : [creationAt('express create', stack.appUrl)];
       const targets: Target[] = values.create
-        ? [creationAt('create', url)]
+        ? [...creations, creationAt(`${app} create`, url)]
         : values.routes.split(',').map((path) => ({
             name: path,
             url: `${url}${path}`,
             headers: { accept: 'application/json' },
             ...(cookies ? { cookies } : {}),
           }));
-      const runs: ({ target: string } & Awaited<ReturnType<typeof profileOf>>)[] = [];
-      for (const target of targets) {
-        const file = `${dir}${app}-${binding}-${target.name.replace(/\W+/g, '_')}.perf.data`;
-        runs.push({ target: target.name, ...(await profileOf(stack, target, file)) });
+      // Rounds interleaved (A B, B A, …), each route's profiles summed: what the machine's other
+      // work does at the time is shared by all.
+      const runs: Run[] = targets.map((target) => ({
+        target: target.name,
+        requests: 0,
+        rps: 0,
+        busyUs: 0,
+        areas: new Map(),
+        functions: new Map(),
+      }));
+      for (let round = 0; round < Number(values.rounds); round++) {
+        for (let k = 0; k < targets.length; k++) {
+          const i = (k + round) % targets.length;
+          const target = targets[i]!;
+          const file = `${dir}${app}-${binding}-${target.name.replace(/\W+/g, '_')}-${round}.perf.data`;
+          add(runs[i]!, await profileOf(stack, target, file), round);
+        }
       }
       report(runs);
       console.log(`\nperf files in ${dir}`);
@@ -91,6 +108,16 @@ async function main() {
 }
 
 type Run = { target: string; requests: number; rps: number } & ReturnType<typeof splitPerf>;
+
+/** One more profile of a route into its sum (rps: the mean over its rounds). */
+function add(run: Run, one: Awaited<ReturnType<typeof profileOf>>, round: number): void {
+  run.requests += one.requests;
+  run.rps = Math.round((run.rps * round + one.rps) / (round + 1));
+  run.busyUs += one.busyUs;
+  for (const of of ['areas', 'functions'] as const) {
+    for (const [key, us] of one[of]) run[of].set(key, (run[of].get(key) ?? 0) + us);
+  }
+}
 
 /** µs per request by area, then by function, sorted by what the last route adds over the first. */
 function report(runs: Run[]) {
@@ -114,7 +141,8 @@ function report(runs: Run[]) {
   const totals = ['CPU (on-CPU samples)', ...runs.map((run) => String(total(run)))];
   if (runs.length > 1) totals.push(String(round(total(last) - total(first), 2)));
   const served = ['requests/s', ...runs.map((run) => String(run.rps))];
-  console.log(`\n${app}${app === 'express' ? ` (${binding})` : ''}, ${seconds} s of load each\n`);
+  const each = `${values.rounds} × ${seconds} s of load each`;
+  console.log(`\n${app}${app === 'express' ? ` (${binding})` : ''}, ${each}\n`);
   console.log(table(header, [served, totals, ...rowsOf('areas', 40)]));
   console.log(`\nfunctions${runs.length > 1 ? `, by what ${last.target} adds over ${first.target}` : ''}:\n`);
   console.log(table(header, rowsOf('functions', Number(values.top))));
