@@ -8,13 +8,11 @@ import { slugify } from '../.vitepress/option-index.js';
 
 // The standard of the READMEs, on the site: every code sample is a file a test runs. A page shows
 // code only through VitePress's file include (`<<< @/../examples/…`), of a file under examples/
-// (type-checked by `pnpm lint`, run by examples/test) or of one the package tests run; a shell block
-// names real scripts, packages and bins.
+// (type-checked by `pnpm lint`, run by examples/test); a shell block names real scripts, packages
+// and bins.
 
 const docs = fileURLToPath(new URL('..', import.meta.url));
 const root = join(docs, '..');
-/** Files a package's own tests run, outside examples/. */
-const TESTED_ELSEWHERE = ['packages/express/test/examples/sql-binding-store.ts'];
 /** Blocks no test can run: a diagram. */
 const NOT_CODE = new Set(['']);
 const SHELL = new Set(['sh', 'bash']);
@@ -52,10 +50,8 @@ describe('code on a page is a tested file, included', async () => {
         }
       }
       for (const [, path = '', region] of text.matchAll(/^[ \t]*<<< @\/\.\.\/([^\s#{]+)(?:#([\w-]+))?/gm)) {
-        const tested =
-          (path.startsWith('examples/') && !path.startsWith('examples/test/')) ||
-          TESTED_ELSEWHERE.includes(path);
-        if (!tested) problems.push(`${path}: not a file under examples/ nor one a package's tests run`);
+        const tested = path.startsWith('examples/') && !path.startsWith('examples/test/');
+        if (!tested) problems.push(`${path}: not a file under examples/`);
         if (!existsSync(join(root, path))) {
           problems.push(`${path}: no such file`);
         } else if (

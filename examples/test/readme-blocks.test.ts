@@ -6,13 +6,11 @@ import { checkCommand, readWorkspace, shellCommands } from './support/shell-comm
 
 // The team's standard: every code block of every README is code that a test runs. A ts/js/tsx/html
 // block must be found verbatim in a file under examples/ (type-checked by `pnpm lint`, run by the
-// tests next to this one), or in the express package's SQL adapter (run by its binding-store
-// contract tests). Shell blocks must name real scripts, packages and bins.
+// tests next to this one). Shell blocks must name real scripts, packages and bins.
 const CODE = new Set(['ts', 'tsx', 'js', 'html', 'typescript', 'javascript']);
 const SHELL = new Set(['sh', 'bash']);
 /** Not code a test can run: the widget's CSS and Vue template, a diagram. */
 const OTHER = new Set(['css', 'vue', '']);
-const TESTED_ELSEWHERE = ['packages/express/test/examples/sql-binding-store.ts'];
 
 async function exampleFiles(dir = join(root, 'examples')): Promise<string[]> {
   const files: string[] = [];
@@ -28,7 +26,7 @@ async function exampleFiles(dir = join(root, 'examples')): Promise<string[]> {
 const readmes = await findReadmes();
 const blocks: FencedBlock[] = (await Promise.all(readmes.map(fencedBlocks))).flat();
 const sources = await Promise.all(
-  [...(await exampleFiles()), ...TESTED_ELSEWHERE].map(async (file) => ({
+  (await exampleFiles()).map(async (file) => ({
     file,
     text: await readFile(join(root, file), 'utf8'),
   })),

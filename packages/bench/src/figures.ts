@@ -14,6 +14,7 @@ export const BENCH_NAMES = [
   'hono',
   'next',
   'peers',
+  'sql',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
@@ -110,6 +111,13 @@ export const FIGURES = {
   'peers.fetch.authJsVsPlain': { bench: 'peers', unit: '×' },
   'peers.fetch.clerkVsPlain': { bench: 'peers', unit: '×' },
   'peers.fetch.betterAuthVsPlain': { bench: 'peers', unit: '×' },
+  // The kit's state in PostgreSQL (issue 39: sqlStore over pg's Pool), core's Fetch door on Node: its
+  // gate inside a visit of signed-in accounts (the decision read from the database) against a plain
+  // route of the same server; of anonymous visitors (their binding read too: no goal, they need no
+  // store); its session creation against the same app's in memory.
+  'sql.gate.visitVsPlain': { bench: 'sql', unit: '×', goal: ratio(0.8) },
+  'sql.gate.anonymousVisitVsPlain': { bench: 'sql', unit: '×' },
+  'sql.createRatioVsMemory': { bench: 'sql', unit: '×', goal: ratio(0.9) },
 } as const satisfies Record<string, FigureSpec>;
 
 export type FigureKey = keyof typeof FIGURES;

@@ -1,11 +1,10 @@
-// Every store the README offers obeys the same RecordStore contract: the memory store, the Redis
-// store (a real redis-server), the README's SQL adapter (run on SQLite through sql.js) and a store
-// of the deprecated flat BindingStore shape as the kit adapts it.
-import { readFileSync } from 'node:fs';
+// Every store the Express kit offers obeys the same RecordStore contract: the memory store, the Redis
+// store (a real redis-server) and a store of the deprecated flat BindingStore shape as the kit adapts
+// it. (The memory, Redis and SQL stores also pass the published contract, @verify-kit/core/testing:
+// packages/core/test/store-contract-*.test.ts.)
 import { toRecordStore } from '@verify-kit/core/internal/bindings/binding-store';
 import { type RedisServer, startRedisServer } from '@verify-kit/testkit';
 import { createClient } from 'redis';
-import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BindingStore,
@@ -17,7 +16,6 @@ import {
   type VerificationBinding,
 } from '../src/index.js';
 import { createRedisBindingStore, type RedisBindingStore } from '../src/redis.js';
-import { createSqlStore } from './examples/sql-binding-store.js';
 
 const binding: VerificationBinding = {
   verificationSessionId: 'vs-1',
@@ -35,27 +33,6 @@ const record = (status: string, observedAt: number): StatusRecord => ({
   verificationSessionId: 'vs-1',
   expiresAt: binding.expiresAt,
 });
-
-async function sqliteStore(): Promise<RecordStore> {
-  const SQL = await initSqlJs();
-  const db = new SQL.Database();
-  db.run(
-    'CREATE TABLE verify_kit (key TEXT PRIMARY KEY, value TEXT NOT NULL, status TEXT, at BIGINT, expires_at BIGINT NOT NULL)',
-  );
-  return createSqlStore({
-    async get(sql, params) {
-      const statement = db.prepare(sql);
-      statement.bind(params as never[]);
-      const row = statement.step() ? (statement.getAsObject() as { value: string }) : undefined;
-      statement.free();
-      return row;
-    },
-    async run(sql, params) {
-      db.run(sql, params as never[]);
-      return db.getRowsModified();
-    },
-  });
-}
 
 let redis: RedisServer;
 const closers: (() => Promise<void>)[] = [];
@@ -97,7 +74,6 @@ const stores: [string, () => Promise<RecordStore>][] = [
       return store;
     },
   ],
-  ['the README’s SQL adapter (SQLite)', sqliteStore],
   ['a flat BindingStore (deprecated), adapted', async () => adaptedFlatStore()],
 ];
 
@@ -307,9 +283,4 @@ describe('the deprecated flat BindingStore, until 1.0', () => {
     await redisStore.bindings.set('ada', binding);
     expect(await redisStore.get('ada')).toEqual(binding);
   });
-});
-
-it('the documentation shows the SQL adapter as the file tested here', () => {
-  const page = readFileSync(new URL('../../../docs/stores-and-platforms.md', import.meta.url), 'utf8');
-  expect(page).toContain('\n<<< @/../packages/express/test/examples/sql-binding-store.ts\n');
 });
