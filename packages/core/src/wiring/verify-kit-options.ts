@@ -82,9 +82,11 @@ export interface VerifyKitOptions<Req, VerifierInput> {
   /**
    * Every part several instances share, in one option: `redisStore({ client } | { url })` from
    * `@verify-kit/express/redis` (bindings, status records, decisions, replay keys, creation limits,
-   * the read budget, send counts and the status bus). Default: each part in memory (one process).
-   * `bindingStore`, `statusBus`, `replayStore`, `sessionLimit.redis` and `sendLink.redis`, when
-   * given, take precedence for their part. `kit.close()` closes it.
+   * the read budget, send counts and the status bus), or `sqlStore(driver)` from
+   * `@verify-kit/core/sql` (bindings, status records, decisions and replay keys in your database; the
+   * counts and the status bus stay in each process unless given on their own). Default: each part in
+   * memory (one process). `bindingStore`, `statusBus`, `replayStore`, `sessionLimit.redis` and
+   * `sendLink.redis`, when given, take precedence for their part. `kit.close()` closes it.
    */
   store?: KitStore;
   /**
