@@ -41,6 +41,23 @@ const atMost = (limit: number, ...field: string[]): Goal => ({
   ...(field.length ? { field } : {}),
 });
 
+/** The gates `peers` measures beside the plain route (benches/peers.ts). */
+const PEER_GATES = ['verifyKit', 'verifyKitRedis', 'authJs', 'clerk', 'betterAuth'] as const;
+
+/**
+ * verify-kit beside its peers (issue 42), on one server of `framework` (harness/peer-apps.ts): the
+ * headline, verify-kit's gate (memory store) ÷ the peer closest to it, goal ≥ 1; then each gate ÷
+ * the plain route. Each `{ ratio, low, high }`: the median of the per-round ratios, its 95 % interval.
+ */
+function peerFigures<F extends 'hono' | 'express' | 'fetch'>(framework: F) {
+  type Key = `peers.${F}.verifyKitVsBestPeer` | `peers.${F}.${(typeof PEER_GATES)[number]}VsPlain`;
+  const spec = (goal?: Goal): FigureSpec => ({ bench: 'peers', unit: '×', ...(goal ? { goal } : {}) });
+  return Object.fromEntries([
+    [`peers.${framework}.verifyKitVsBestPeer`, spec(ratioAtLeast(1))],
+    ...PEER_GATES.map((gate) => [`peers.${framework}.${gate}VsPlain`, spec()]),
+  ]) as Record<Key, FigureSpec>;
+}
+
 export const FIGURES = {
   'widget.standalone.minBytes': { bench: 'sizes', unit: 'B' },
   // Issue 13's 10,240 B is retired (issue 24: what the person waits for, ui.timeToQr, counts); the
@@ -90,27 +107,9 @@ export const FIGURES = {
   // @verify-kit/next on `next start` (issue 32): kit.requireApproved() in the proxy ÷ a pass-through
   // proxy (NextResponse.next()), 50 anonymous visitors inside their visits.
   'next.gate.proxyVsPassThrough': { bench: 'next', unit: '×', goal: ratio(0.8) },
-  // verify-kit beside its peers (issue 42), per framework on one server (harness/peer-apps.ts): each
-  // gate ÷ the plain route, `{ ratio, low, high }` (the median of per-round ratios and its 95 %
-  // interval); the headline, verify-kit's gate (memory store) ÷ the fastest peer's.
-  'peers.hono.verifyKitVsBestPeer': { bench: 'peers', unit: '×', goal: ratioAtLeast(1) },
-  'peers.hono.verifyKitVsPlain': { bench: 'peers', unit: '×' },
-  'peers.hono.verifyKitRedisVsPlain': { bench: 'peers', unit: '×' },
-  'peers.hono.authJsVsPlain': { bench: 'peers', unit: '×' },
-  'peers.hono.clerkVsPlain': { bench: 'peers', unit: '×' },
-  'peers.hono.betterAuthVsPlain': { bench: 'peers', unit: '×' },
-  'peers.express.verifyKitVsBestPeer': { bench: 'peers', unit: '×', goal: ratioAtLeast(1) },
-  'peers.express.verifyKitVsPlain': { bench: 'peers', unit: '×' },
-  'peers.express.verifyKitRedisVsPlain': { bench: 'peers', unit: '×' },
-  'peers.express.authJsVsPlain': { bench: 'peers', unit: '×' },
-  'peers.express.clerkVsPlain': { bench: 'peers', unit: '×' },
-  'peers.express.betterAuthVsPlain': { bench: 'peers', unit: '×' },
-  'peers.fetch.verifyKitVsBestPeer': { bench: 'peers', unit: '×', goal: ratioAtLeast(1) },
-  'peers.fetch.verifyKitVsPlain': { bench: 'peers', unit: '×' },
-  'peers.fetch.verifyKitRedisVsPlain': { bench: 'peers', unit: '×' },
-  'peers.fetch.authJsVsPlain': { bench: 'peers', unit: '×' },
-  'peers.fetch.clerkVsPlain': { bench: 'peers', unit: '×' },
-  'peers.fetch.betterAuthVsPlain': { bench: 'peers', unit: '×' },
+  ...peerFigures('hono'),
+  ...peerFigures('express'),
+  ...peerFigures('fetch'),
   // The kit's state in PostgreSQL (issue 39: sqlStore over pg's Pool), core's Fetch door on Node: its
   // gate inside a visit of signed-in accounts (the decision read from the database) against a plain
   // route of the same server; of anonymous visitors (their binding read too: no goal, they need no
