@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { qrPainted, withContext } from '../harness/chromium.js';
+import { setLimitAnswer } from '../harness/qr-limit.js';
 import { withStack } from '../harness/stack.js';
 import { interleave, median, round, summarize } from '../stats.js';
 import type { Bench } from './bench.js';
@@ -67,15 +68,7 @@ export const bench: Bench = {
   async run({ browser }) {
     const chromium = await browser();
     return withStack({}, async (stack) => {
-      // The limit's answer: a real session answer of the kit, as many bytes (the QR's data: URL in it).
-      const created = await fetch(`${stack.appUrl}/identity/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"locale":"en"}',
-      });
-      const answer = await created.text();
-      if (created.status !== 201) throw new Error(`POST /identity/session answered ${created.status}`);
-      await fetch(`${stack.appUrl}/bench/qr-limit/answer`, { method: 'POST', body: answer });
+      const answer = await setLimitAnswer(stack.appUrl);
       return withContext(chromium, { watchQr: true }, async (context) => {
         const page = await context.newPage();
         const once = (start: Start) => async () => {

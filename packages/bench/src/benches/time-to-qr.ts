@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { qrPainted, withContext } from '../harness/chromium.js';
+import { setLimitAnswer } from '../harness/qr-limit.js';
 import { withStack } from '../harness/stack.js';
 import { interleave, median, round, summarize } from '../stats.js';
 import type { Bench } from './bench.js';
@@ -52,15 +53,7 @@ export const bench: Bench = {
   async run({ browser }) {
     const chromium = await browser();
     return withStack({}, async (stack) => {
-      // The limit's JSON: a real session answer of the kit, as many bytes.
-      const created = await fetch(`${stack.appUrl}/identity/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"locale":"en"}',
-      });
-      const answer = await created.text();
-      if (created.status !== 201) throw new Error(`POST /identity/session answered ${created.status}`);
-      await fetch(`${stack.appUrl}/bench/qr-limit/answer`, { method: 'POST', body: answer });
+      const answer = await setLimitAnswer(stack.appUrl);
 
       const widget = () => load(chromium, `${stack.appUrl}/auto`, 'verify-identity.standalone.js');
       const limit = () => load(chromium, `${stack.appUrl}/bench/qr-limit`, 'qr-limit.js');

@@ -64,3 +64,19 @@ export function mountQrLimit(app: Express, widgetGzipBytes: number): void {
     res.status(201).type('json').set('Cache-Control', 'no-store').send(answer);
   });
 }
+
+/**
+ * Gives the limit pages (`/bench/qr-limit`, `/bench/click-limit`) a real session answer of the kit
+ * at `appUrl`, as many bytes (the QR's `data:` URL in it), and returns it.
+ */
+export async function setLimitAnswer(appUrl: string): Promise<string> {
+  const created = await fetch(`${appUrl}/identity/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"locale":"en"}',
+  });
+  const answer = await created.text();
+  if (created.status !== 201) throw new Error(`POST /identity/session answered ${created.status}`);
+  await fetch(`${appUrl}/bench/qr-limit/answer`, { method: 'POST', body: answer });
+  return answer;
+}
