@@ -4,10 +4,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe } from 'vitest';
+// The runtime tests' resolution of the binaries npm installs (Bun's platform package for this machine).
+import { bunBinary, resolveBinary } from '../../runtime-tests/test/support/binaries.js';
 import { migrate, type SqlDriver, type SqliteDatabaseLike, sqliteDriver, sqlStore } from '../src/sql.js';
 import { runStoreContract } from '../src/testing.js';
 
@@ -39,17 +40,12 @@ describe.skipIf(nodeSqlite === undefined)(
   },
 );
 
-/** The bun binary of the `bun` package from npm (its platform package, as pnpm installed it). */
-function bunBinary(): string {
-  const fromBun = createRequire(createRequire(import.meta.url).resolve('bun/package.json'));
-  const platform = `@oven/bun-${process.platform}-${process.arch === 'x64' ? 'x64' : process.arch}`;
-  return path.join(path.dirname(fromBun.resolve(`${platform}/package.json`)), 'bin', 'bun');
-}
-
 /** A SqlDriver whose every call runs in the Bun process, on bun:sqlite. */
 async function bunDriver(file: string): Promise<SqlDriver> {
   const script = new URL('./fixtures/bun-sqlite-driver.mjs', import.meta.url).pathname;
-  const child: ChildProcess = spawn(bunBinary(), [script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(resolveBinary(bunBinary()), [script, file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   closers.push(() => {
     child.kill();
     return child.exitCode === null ? once(child, 'exit') : undefined;
