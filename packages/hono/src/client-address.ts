@@ -7,6 +7,7 @@ export type ClientAddressOf<C extends Context = Context> = (c: C) => string | un
 /** What each runtime's adapter gives the app as `c.env` (the parts read here). */
 interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> };
+  outgoing?: { setHeader?(name: string, value: string): unknown; headersSent?: boolean };
 }
 interface BunServer {
   requestIP?(request: Request): { address?: string } | null;
@@ -40,6 +41,17 @@ export function nodeHeaders(c: Context): ((name: string) => string | undefined) 
     const value = headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   };
+}
+
+/**
+ * @hono/node-server: a header set on Node's ServerResponse itself, which it writes with the answer
+ * (the answer's own headers win over it); undefined elsewhere. Cheaper than Hono's `Headers`.
+ */
+export function nodeHeaderSetter(c: Context): ((name: string, value: string) => void) | undefined {
+  const env = bindingsOf(c);
+  const outgoing = ((env?.server ?? env) as NodeBindings | undefined)?.outgoing;
+  if (typeof outgoing?.setHeader !== 'function' || outgoing.headersSent === true) return undefined;
+  return (name, value) => outgoing.setHeader?.(name, value);
 }
 
 /** Bun.serve: `server.requestIP(request)` (the server is the fetch handler's second argument). */

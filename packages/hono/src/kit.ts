@@ -12,7 +12,12 @@ import {
 import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
 import { getRuntimeKey } from 'hono/adapter';
 import { basePath as mountOf } from 'hono/route';
-import { type ClientAddressOf, nodeHeaders, runtimeClientAddress } from './client-address.js';
+import {
+  type ClientAddressOf,
+  nodeHeaderSetter,
+  nodeHeaders,
+  runtimeClientAddress,
+} from './client-address.js';
 
 /** Where `kit.router` answers unless `basePath` says otherwise: `app.route('/identity', kit.router)`. */
 export const DEFAULT_BASE_PATH = '/identity';
@@ -163,19 +168,21 @@ export function createVerifyKit<E extends Env = Env>(
         const { kit, contextOf } = madeFor(c);
         const result = await kit.gate(c.req.raw, rules, contextOf(c));
         if (result.kind !== 'granted') return result.response;
-        // The visitor's cookie (seldom, inside a visit) and Cache-Control: private, no-store: on the
-        // prepared headers, which c.text/c.json/c.html/… take…
-        applyHeaders(c, result.headers);
+        // Cache-Control: private, no-store (a granted page is this person's, for no shared cache):
+        // on Node straight on the ServerResponse, elsewhere on the prepared headers…
+        const setOnNode = nodeHeaderSetter(c);
+        if (setOnNode !== undefined) setOnNode('cache-control', PRIVATE);
+        else c.header('cache-control', PRIVATE);
+        // …and the visitor's cookie, when the visit began or the session moved (seldom).
+        const { setCookie } = result;
+        if (setCookie !== undefined) c.header('set-cookie', setCookie, { append: true });
         await next();
-        // …and on a Response the handler built itself, which does not take them; a Cache-Control of
-        // the handler's own gives way too (a granted page is this person's, for no shared cache).
-        const headers = c.res.headers;
-        if (headers.get('cache-control') !== PRIVATE) c.header('cache-control', PRIVATE);
-        const cookies = result.headers.getSetCookie();
-        if (cookies.length === 0) return;
-        const sent = new Set(c.res.headers.getSetCookie());
-        for (const cookie of cookies) {
-          if (!sent.has(cookie)) c.header('set-cookie', cookie, { append: true });
+        // A Cache-Control of the handler's own gives way, and a Response the handler built itself
+        // (which takes no prepared header) gets both.
+        const own = c.res.headers.get('cache-control');
+        if (own !== PRIVATE && (own !== null || setOnNode === undefined)) c.header('cache-control', PRIVATE);
+        if (setCookie !== undefined && !c.res.headers.getSetCookie().includes(setCookie)) {
+          c.header('set-cookie', setCookie, { append: true });
         }
       };
     },

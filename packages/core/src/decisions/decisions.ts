@@ -69,14 +69,10 @@ export class Decisions extends DecisionStore {
     prefetched?: Prefetched,
   ): Maybe<Decided> {
     const freshness = options.freshness ?? this.settings.freshness;
-    // A browser may repeat a gated request at will: its reads are counted, but a verified person's
-    // (a stored APPROVED) go through however many others spend (read-budget.ts).
-    const cause = () => browserCause(req, owner, { vouched: () => this.#vouched(identificationId) });
-    const budget = { cause, whenRefused: 'refusal' } as const;
     if (freshness === 'every-request') {
       const reuseWithinMs = maxAgeFor(freshness, options.maxAgeMs, this.settings);
       return this.reader
-        .read(identificationId, { reuseWithinMs, ...budget })
+        .read(identificationId, { reuseWithinMs, ...this.#budget(req, owner, identificationId) })
         .then((identification) => ({ identification, source: 'read' }) satisfies Decided);
     }
     const now = this.now();
@@ -85,14 +81,16 @@ export class Decisions extends DecisionStore {
       // An ended visit's marker goes now: a session moved on approval must not carry it.
       if (marker !== undefined) req.visitor.setVisit(undefined);
       const visit = { identificationId, accountId: owner.accountId ?? null, seenAt: now };
-      return this.reader.read(identificationId, budget).then((identification) => {
-        carry(req, identification.status, now);
-        return {
-          identification,
-          source: 'read',
-          ...(isApproved(identification.status) ? { visit } : {}),
-        } satisfies Decided;
-      });
+      return this.reader
+        .read(identificationId, this.#budget(req, owner, identificationId))
+        .then((identification) => {
+          carry(req, identification.status, now);
+          return {
+            identification,
+            source: 'read',
+            ...(isApproved(identification.status) ? { visit } : {}),
+          } satisfies Decided;
+        });
     }
     this.#touch(req, marker, now);
     const stored =
@@ -105,7 +103,15 @@ export class Decisions extends DecisionStore {
       const carried = req.visitor.carriedDecision?.(identificationId);
       const newest = newerDecision(found, carried);
       if (newest !== undefined && newest !== carried) req.visitor.carryDecision?.(newest);
-      if (!this.#grantable(newest, now)) return this.#readInVisit(req, identificationId, newest, now, budget);
+      if (!this.#grantable(newest, now)) {
+        return this.#readInVisit(
+          req,
+          identificationId,
+          newest,
+          now,
+          this.#budget(req, owner, identificationId),
+        );
+      }
       if (newest === found || now - newest.at < this.#maxAgeOf(newest, options)) {
         return this.#storedGrant(req, identificationId, newest, now, options);
       }
@@ -241,6 +247,16 @@ export class Decisions extends DecisionStore {
   #maxAgeOf(stored: StoredDecision, options: DecideOptions): number {
     const maxAgeMs = maxAgeFor('visit', options.maxAgeMs, this.settings);
     return stored.reReadAfterMs === undefined ? maxAgeMs : Math.min(maxAgeMs, stored.reReadAfterMs);
+  }
+
+  /**
+   * How a gated request's read is counted, made only for a read: a browser may repeat a gated
+   * request at will, so its reads are counted, but a verified person's (a stored APPROVED) go
+   * through however many others spend (read-budget.ts).
+   */
+  #budget(req: KitRequest, owner: Owner, identificationId: string) {
+    const cause = () => browserCause(req, owner, { vouched: () => this.#vouched(identificationId) });
+    return { cause, whenRefused: 'refusal' } as const;
   }
 
   /** Whether the identification has a stored APPROVED (a verified person: read-budget.ts). */

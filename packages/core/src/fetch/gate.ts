@@ -21,9 +21,31 @@ export const PRIVATE = 'private, no-store';
  * (the page is this person's: set it on the page's answer, over any Cache-Control of its own).
  */
 export type GateResult =
-  | { kind: 'granted'; headers: Headers }
+  | {
+      kind: 'granted';
+      headers: Headers;
+      /** The visitor cookie's Set-Cookie among `headers`, when this request changed it (seldom inside a visit). */
+      setCookie?: string | undefined;
+    }
   | { kind: 'refused'; headers: Headers; response: Response; status: string | null; phase: Phase | null }
   | { kind: 'unavailable'; headers: Headers; response: Response; error: VerifyKitError };
+
+/** A grant, its headers made only when asked for: a shell that knows them needs none made. */
+class Granted {
+  readonly kind = 'granted';
+  #headers: Headers | undefined;
+
+  constructor(readonly setCookie: string | undefined) {}
+
+  /** `Cache-Control: private, no-store`: a granted answer is this person's, for no shared cache. */
+  get headers(): Headers {
+    if (this.#headers === undefined) {
+      this.#headers = new Headers({ 'Cache-Control': PRIVATE });
+      if (this.setCookie !== undefined) this.#headers.append('Set-Cookie', this.setCookie);
+    }
+    return this.#headers;
+  }
+}
 
 /** A grant asks nothing of the request. */
 const NOT_ASKED: GatedRequest = { navigation: () => false, returnTo: () => undefined };
@@ -91,13 +113,10 @@ export function createGate(core: KitCore, visitors: Visitors) {
         : new VerifyKitError('INTERNAL_ERROR', 'the gate failed', { cause: error });
       return { kind: 'unavailable', headers, response, error: failed };
     }
-    const cookie = await visitors.setCookie(visitor);
-    if (outcome.kind === 'granted') {
-      // A granted answer is this person's alone: no shared cache (a CDN, a proxy) may keep it.
-      const headers = new Headers({ 'Cache-Control': PRIVATE });
-      if (cookie !== undefined) headers.append('Set-Cookie', cookie);
-      return { kind: 'granted', headers };
-    }
+    // Inside a visit the cookie seldom changes: then nothing is sealed, and nothing waited for.
+    const sealing = visitors.setCookie(visitor);
+    const cookie = sealing === undefined ? undefined : await sealing;
+    if (outcome.kind === 'granted') return new Granted(cookie);
     const headers = new Headers({ 'Cache-Control': 'no-store' });
     if (cookie !== undefined) headers.append('Set-Cookie', cookie);
     const response = withHeaders(toResponse(outcome.answer, request.method), headers);

@@ -9,6 +9,9 @@ const RETIRED_IDS = 100_000;
 /** How long a retired id is remembered: a month past a move or a forget, a copy still holds nothing here. */
 const RETIRED_FOR_MS = 30 * 24 * 3_600_000;
 
+/** The cache's key of a sealed text: its last 24 characters, within its GCM tag. */
+const keyOf = (text: string) => text.slice(-24);
+
 /**
  * The visitor cookie's seal under the kit's secret, and what this process knows of visitor ids:
  * - the texts it opened or sealed lately (a sealed text always opens to the same value, so a
@@ -20,7 +23,9 @@ const RETIRED_FOR_MS = 30 * 24 * 3_600_000;
  * One per kit.
  */
 export class VisitorCookies {
-  readonly #opened = new BoundedMap<string, Sealed>(OPENED_COOKIES);
+  // Keyed by the text's end (its GCM tag, unique to each seal): a lookup hashes 24 characters, not the
+  // whole 800-byte cookie; the whole text is compared on a hit.
+  readonly #opened = new BoundedMap<string, { text: string; state: Sealed }>(OPENED_COOKIES);
   readonly #retired: BoundedMap<string, true>;
   readonly #moving = new Map<string, Promise<void>>();
 
@@ -33,7 +38,9 @@ export class VisitorCookies {
 
   /** What `text` holds when it was opened or sealed here lately (no text: nothing); else undefined. */
   known(text: string | undefined): Sealed | undefined {
-    return text === undefined ? {} : this.#opened.get(text);
+    if (text === undefined) return {};
+    const entry = this.#opened.get(keyOf(text));
+    return entry?.text === text ? entry.state : undefined;
   }
 
   async open(text: string | undefined): Promise<Sealed> {
@@ -42,13 +49,13 @@ export class VisitorCookies {
     const opened = await unsealCookie(text, this.secret);
     if (opened === undefined) return {};
     const state = parseSealed(opened, this.now());
-    this.#opened.set(text, state);
+    this.#opened.set(keyOf(text), { text, state });
     return state;
   }
 
   async seal(state: Sealed): Promise<string> {
     const text = await sealCookie(toSealable(state), this.secret);
-    this.#opened.set(text, state);
+    this.#opened.set(keyOf(text), { text, state });
     return text;
   }
 
