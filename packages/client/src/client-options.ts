@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseOptions } from './parse-options.js';
+import type { OnAttempt } from './upstream-attempt.js';
 
 /** The options of both clients (createClient adds `dispatcher`, createFetchClient `fetch`). */
 export interface BaseClientOptions {
@@ -19,6 +20,11 @@ export interface BaseClientOptions {
   allowInsecureHttp?: boolean;
   /** Told once of an answer shape the spec does not describe (accepted unless `strict`). */
   logger?: { warn?(message: string, meta?: Record<string, unknown>): void };
+  /**
+   * Told of each HTTP exchange with the service, retries included (operation, path template,
+   * status or error code, duration; never the key, a body or an id): for metrics and traces.
+   */
+  onAttempt?: OnAttempt;
 }
 
 function parseBaseUrl(value: string): URL | undefined {
@@ -62,6 +68,7 @@ const BASE_SHAPE = {
       'must be an object',
     )
     .optional(),
+  onAttempt: z.custom<OnAttempt>((v) => typeof v === 'function', 'must be a function').optional(),
 };
 
 /** The options after validation, with every default filled in; `baseUrl` has no trailing slash. */

@@ -7,6 +7,7 @@ import { issueDetails } from './parse-options.js';
 import type { ReadBody } from './read-body.js';
 import { redact } from './redact.js';
 import { backoffDelay, sleep } from './retry.js';
+import { type AttemptLabel, attemptRecorder } from './upstream-attempt.js';
 import {
   errorBody,
   type Failure,
@@ -33,6 +34,8 @@ export interface Call<T> {
   expected?: z.ZodType;
   policy: RetryPolicy;
   signal: AbortSignal | undefined;
+  /** What `onAttempt` is told of this call's attempts (no id: the path's template). */
+  label: AttemptLabel;
 }
 
 type AttemptResult =
@@ -50,12 +53,14 @@ const MIN_RETRY_AFTER_CAP_MS = 10_000;
 export class Transport {
   private readonly warned = new Set<string>();
   private readonly retryAfterCapMs: number;
+  private readonly record: ReturnType<typeof attemptRecorder> | undefined;
 
   constructor(
     private readonly config: ResolvedClientOptions,
     private readonly sendAttempt: Attempt,
   ) {
     this.retryAfterCapMs = Math.max(MIN_RETRY_AFTER_CAP_MS, config.retryMaxMs);
+    this.record = config.onAttempt && attemptRecorder(config.baseUrl, config.onAttempt);
   }
 
   /** The failure as the caller sees it: a VerifyKitError with the API key redacted everywhere. */
@@ -73,13 +78,23 @@ export class Transport {
     call.signal?.throwIfAborted();
     const what = `${call.method} ${call.path}`;
     for (let attemptIndex = 0; ; attemptIndex++) {
+      const told = this.record?.(call.label, call.method, attemptIndex);
       const result = await this.attempt(call as Call<unknown>, what);
       let retryable: boolean;
       let failure: Failure;
       let retryAfterMs: number | undefined;
       if (result.kind === 'answer') {
-        if (result.status >= 200 && result.status <= 299)
-          return this.parseAnswer(call, result.read, result.status, what);
+        if (result.status >= 200 && result.status <= 299) {
+          if (told === undefined) return this.parseAnswer(call, result.read, result.status, what);
+          try {
+            const answer = this.parseAnswer(call, result.read, result.status, what);
+            told(result.status, undefined);
+            return answer;
+          } catch (error) {
+            told(result.status, (error as VerifyKitError).code);
+            throw error;
+          }
+        }
         failure = failureForStatus(result.status, what, result.read);
         retryable = call.policy === 'safe' && RETRYABLE_STATUSES.has(result.status);
         retryAfterMs = parseRetryAfter(result.retryAfter);
@@ -87,6 +102,7 @@ export class Transport {
         failure = result.failure;
         retryable = call.policy === 'safe' || wasNeverSent(result.error);
       }
+      told?.(result.kind === 'answer' ? result.status : undefined, failure.code);
       if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
       if (!retryable || attemptIndex >= this.config.retries) throw this.fail(failure);
       if (retryAfterMs !== undefined && retryAfterMs > this.retryAfterCapMs) {

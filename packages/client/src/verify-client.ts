@@ -69,6 +69,7 @@ export function createVerifyClient(
           expected: StrictCreateSessionResponseSchema,
           policy: 'once',
           signal: requestOptions?.signal,
+          label: { operation: 'createSession', urlTemplate: '/api/v1/verification-sessions' },
         }),
       );
     },
@@ -81,6 +82,10 @@ export function createVerifyClient(
           response: IdentificationSchema,
           policy: 'safe',
           signal: requestOptions?.signal,
+          label: {
+            operation: 'getIdentification',
+            urlTemplate: '/api/v1/identifications/{identificationId}',
+          },
         }),
       );
     },
@@ -94,6 +99,10 @@ export function createVerifyClient(
           response: VerifyResponseSchema,
           policy: 'safe',
           signal: requestOptions?.signal,
+          label: {
+            operation: 'verify',
+            urlTemplate: '/api/v1/identifications/{identificationId}/verify',
+          },
         }),
       );
     },

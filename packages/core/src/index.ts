@@ -12,6 +12,17 @@ export { createVerifyKit } from './fetch/kit.js';
 export type { RequestContext } from './fetch/kit-request.js';
 export type { FetchOptions } from './fetch/options.js';
 export { VISITOR_COOKIE } from './fetch/visitor.js';
+export type {
+  GateDecisionEvent,
+  Instrumentation,
+  KitEvent,
+  LimitRefusalEvent,
+  LongPollEndedEvent,
+  LongPollWaitingEvent,
+  SessionCreatedEvent,
+  UpstreamRequestEvent,
+  WebhookReceivedEvent,
+} from './shared/instrumentation.js';
 export type { CookieOptions, SetCookieOptions } from './web/cookie-header.js';
 export { cookieName, readCookie, serializeClearCookie, serializeCookie } from './web/cookie-header.js';
 export type { CookieSecret } from './web/sealed-cookie.js';

@@ -1,7 +1,9 @@
 import { isKnownStatus, type VerifyKitError } from '@verify-kit/client/fetch';
 import type { ErrorResponseBody, Phase } from '@verify-kit/protocol';
+import type { Visitor } from '../bindings/kit-request.js';
 import { sourceOf, type Verdict } from '../decisions/verdict.js';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
+import { type GateDecisionEvent, reasonOf } from '../shared/instrumentation.js';
 import type { KitCore } from '../wiring/core.js';
 import { type Answer, errorAnswer, jsonAnswer } from './answer.js';
 import { unavailablePage } from './unavailable-page.js';
@@ -57,25 +59,56 @@ function refusal(
 }
 
 function unavailable(core: KitCore, request: GatedRequest, error: VerifyKitError): GateOutcome {
+  core.instrument?.({
+    type: 'gate.decision',
+    result: 'unavailable',
+    reason: reasonOf(error),
+    source: 'read',
+  });
   core.audit({ type: 'gate.denied', detail: error.code });
   core.logFailure(error, 'requireApproved');
   const answer = request.navigation() ? unavailablePage(error.code) : errorAnswer(error, 503);
   return { kind: 'unavailable', error, answer };
 }
 
+/** A granted or refused verdict told to the instrumentation: where its status came from. */
+function told(
+  verdict: Exclude<Verdict, { kind: 'unavailable' }>,
+  visitor: Pick<Visitor, 'carriedDecision'> | undefined,
+): GateDecisionEvent {
+  const result = verdict.kind === 'granted' ? 'granted' : 'refused';
+  if (verdict.kind === 'unbound') {
+    const { reason } = verdict;
+    return { type: 'gate.decision', result, reason, ...(reason === 'gone' ? { source: 'read' } : {}) };
+  }
+  if (verdict.reason === 'read') return { type: 'gate.decision', result, reason: 'read', source: 'read' };
+  const id = verdict.kind === 'granted' ? verdict.identificationId : verdict.found.binding.identificationId;
+  // The anonymous visitor's sealed cookie carries the decision where no shared store does (fetch/visitor.ts).
+  const source = visitor?.carriedDecision?.(id) === undefined ? 'store' : 'cookie';
+  return { type: 'gate.decision', result, reason: verdict.reason, source };
+}
+
+/** A gate that failed before any verdict (a store down, accountOf throwing, a closed kit): 5xx, never a pass. */
+export function gateFailed(core: KitCore, error: unknown): void {
+  core.instrument?.({ type: 'gate.decision', result: 'unavailable', reason: reasonOf(error) });
+}
+
 /**
  * The gate's answer to a verdict (docs/architecture.md, "The gate"): a pass only for a grant; 303
  * for browser navigations when `redirectTo` is set, 403 JSON for the rest; 503 where a read was
- * needed and failed, or the service said a status this kit does not know. Audited here, once.
+ * needed and failed, or the service said a status this kit does not know. Audited and told to the
+ * instrumentation here, once (`visitor`: the request's, where it may carry the decision).
  */
 export function gateOutcome(
   core: KitCore,
   verdict: Verdict,
   request: GatedRequest,
   redirectTo: string | undefined,
+  visitor?: Pick<Visitor, 'carriedDecision'>,
 ): GateOutcome {
   const { owner } = verdict;
   if (verdict.kind === 'granted') {
+    core.instrument?.(told(verdict, visitor));
     const source = verdict.reason === 'read' ? 'read' : 'stored';
     core.audit({
       type: 'gate.granted',
@@ -95,6 +128,7 @@ export function gateOutcome(
       kitError(ERROR_CODE.UPSTREAM_UNKNOWN_STATUS, 'unknown identification status'),
     );
   }
+  core.instrument?.(told(verdict, visitor));
   const status = found?.view.status ?? null;
   const phase = found?.view.phase ?? null;
   const source = sourceOf(verdict);

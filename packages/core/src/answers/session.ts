@@ -152,6 +152,10 @@ async function create(
   // A new verification gets a new session id (anonymous): whoever knew the old one holds nothing.
   await core.bind(req, owner, binding);
   core.audit({ type: 'session.created', ...owner, identificationId: binding.identificationId });
+  core.instrument?.({
+    type: 'session.created',
+    owner: owner.accountId === undefined ? 'anonymous' : 'account',
+  });
   core.log.debug('verification session created', { identificationId: binding.identificationId });
   return binding;
 }

@@ -64,9 +64,17 @@ function longPoll(
     const release = core.limits.openLongPoll(binding.identificationId);
     let latest = first;
     let done = false;
-    const finish = (outcome: { error: unknown } | 'answer' | 'client-gone') => {
+    const startedAt = performance.now();
+    /** `by`: what woke an answer (none: the wait ran out). */
+    const finish = (
+      outcome: { error: unknown } | 'answer' | 'client-gone',
+      by?: 'webhook' | 'poll' | 'shutdown',
+    ) => {
       if (done) return;
       done = true;
+      const wokenBy =
+        outcome === 'client-gone' ? outcome : outcome === 'answer' ? (by ?? 'timeout') : 'error';
+      core.instrument?.({ type: 'long-poll.ended', wokenBy, durationMs: performance.now() - startedAt });
       clearTimeout(deadline);
       release();
       stopWatching();
@@ -83,9 +91,9 @@ function longPoll(
     const stopWatching = core.watch.add(
       binding.identificationId,
       {
-        onRead(identification) {
+        onRead(identification, woken) {
           latest = identification;
-          if (core.describe(binding, identification).phase !== since) finish('answer');
+          if (core.describe(binding, identification).phase !== since) finish('answer', woken);
         },
         onError(error) {
           finish({ error });
@@ -93,13 +101,14 @@ function longPoll(
       },
       cause,
     );
-    const stopOnClose = core.onClose(() => finish('answer'));
+    const stopOnClose = core.onClose(() => finish('answer', 'shutdown'));
     signal.addEventListener('abort', onClientGone);
     core.log.debug('GET /status: long-poll waiting', {
       identificationId: binding.identificationId,
       wait,
       since,
     });
+    core.instrument?.({ type: 'long-poll.waiting' });
   });
 }
 

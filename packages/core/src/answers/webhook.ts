@@ -1,5 +1,6 @@
 import { ERROR_CODES, isApproved, isVerifyKitError, VerifyKitError } from '@verify-kit/client/fetch';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
+import { eventTypeOf, reasonOf } from '../shared/instrumentation.js';
 import { verifyWebhook } from '../web/webhooks.js';
 import { MemoryReplayStore, REPLAY_TTL_SECONDS } from '../webhooks/replay-store.js';
 import { SUBMISSION_EVENTS } from '../webhooks/submission-hints.js';
@@ -186,17 +187,20 @@ async function receive(
   // A healthy sender is never refused: a retry after a lost 2xx, a test ping, a new event type.
   if (!(await claimDelivery(core, replays, id))) {
     core.log.debug('webhook: a delivery already accepted, acknowledged again');
+    core.instrument?.({ type: 'webhook.received', result: 'replayed' });
     return { answer: ACKNOWLEDGED };
   }
   const payload = parsePayload(core, body);
   if (payload === undefined) {
     core.log.debug('webhook: a signed body the kit does not know, acknowledged and ignored');
+    core.instrument?.({ type: 'webhook.received', result: 'ignored' });
     return { answer: ACKNOWLEDGED };
   }
   const { identificationId, type, status } = payload;
   const at = occurredAt(payload.occurredAt, core.now());
   core.log.debug('webhook accepted', { type, identificationId });
   core.audit({ type: 'webhook.accepted', identificationId, detail: type });
+  core.instrument?.({ type: 'webhook.received', result: 'accepted', eventType: eventTypeOf(type) });
   const after = () =>
     announce(core, identificationId, type, status, at).catch((error: unknown) =>
       core.logFailure(error, 'POST /webhook (after 204)'),
@@ -213,6 +217,7 @@ export function webhookReceiver(core: KitCore) {
   const replays = new MemoryReplayStore(() => core.now());
   return (input: WebhookInput): Promise<{ answer: Answer; after?: () => Promise<void> }> =>
     receive(core, replays, input).catch((error: unknown) => {
+      core.instrument?.({ type: 'webhook.received', result: 'refused', reason: reasonOf(error) });
       core.logFailure(error, 'POST /webhook');
       return { answer: errorAnswer(error) };
     });

@@ -116,6 +116,7 @@ export class SendLink {
     private readonly warnOnce: (message: string) => void,
     private readonly reportSpent: (retryAfterSeconds: number) => void,
     countIn: CountIn,
+    private readonly onRefusal?: () => void,
   ) {
     if (settings === undefined) return;
     const per = (name: string, { max, windowSeconds }: { max: number; windowSeconds: number }) =>
@@ -211,6 +212,7 @@ export class SendLink {
         await refund();
         if (!isCountRefusal(error)) throw error;
         if (cap === caps.budget) this.#budgetSpent(error.msBeforeNext);
+        this.onRefusal?.();
         throw tooManySends(error.msBeforeNext);
       }
     }

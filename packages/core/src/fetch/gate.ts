@@ -1,7 +1,7 @@
 import type { Phase } from '@verify-kit/protocol';
 import { isVerifyKitError, VerifyKitError } from '@verify-kit/protocol/errors';
 import { errorAnswer } from '../answers/answer.js';
-import { type GatedRequest, gateOutcome } from '../answers/gate.js';
+import { type GatedRequest, gateFailed, gateOutcome } from '../answers/gate.js';
 import { type GateRules, parseGateRules } from '../answers/gate-rules.js';
 import { isThenable } from '../shared/maybe.js';
 import { isNavigation, sameOriginPath } from '../shared/request-guards.js';
@@ -102,10 +102,12 @@ export function createGate(core: KitCore, visitors: Visitors) {
         verdict,
         verdict.kind === 'granted' ? NOT_ASKED : gatedRequest(request, context),
         redirectTo,
+        visitor,
       );
     } catch (error) {
       const headers = new Headers({ 'Cache-Control': 'no-store' });
       // Not the service's (a closed kit, accountOf, a store that fails): fail closed, as Express does.
+      gateFailed(core, error);
       core.logFailure(error, 'gate');
       const response = toResponse(errorAnswer(error), request.method);
       const failed = isVerifyKitError(error)

@@ -1,4 +1,5 @@
 import { ERROR_CODE, kitError } from '../shared/errors.js';
+import type { Instrument } from '../shared/instrumentation.js';
 import type { Log } from '../shared/log.js';
 import { type Counter, type CountIn, type CountState, isRefusal } from './counter.js';
 
@@ -64,6 +65,7 @@ export class RateLimits {
     private readonly maxLongPolls: number,
     private readonly log: Log,
     countIn: CountIn,
+    private readonly instrument?: Instrument,
   ) {
     if (limit === false) return;
     const make = (name: string, points: number) =>
@@ -85,7 +87,7 @@ export class RateLimits {
     const found = await Promise.all(this.#each(keys, (limiter, key) => limiter.get(key).catch(() => null)));
     for (const [index, res] of found.entries()) {
       const points = index === 0 ? this.#points.address : this.#points.client;
-      if (res !== null && res.consumedPoints >= points) throw refusal(res);
+      if (res !== null && res.consumedPoints >= points) throw this.#refused(refusal(res));
     }
   }
 
@@ -105,7 +107,13 @@ export class RateLimits {
     );
     const reason: unknown = refused.reason;
     // Both stores failed (Redis and memory): refuse rather than let the creation through uncounted.
-    throw isRefusal(reason) ? refusal(reason) : tooMany('TOO_MANY_SESSIONS', 1);
+    throw this.#refused(isRefusal(reason) ? refusal(reason) : tooMany('TOO_MANY_SESSIONS', 1));
+  }
+
+  /** The refusal, told to the instrumentation. */
+  #refused<E>(error: E, limit: 'sessions' | 'long-polls' = 'sessions'): E {
+    this.instrument?.({ type: 'limit.refused', limit });
+    return error;
   }
 
   #each<T>(keys: CreationKeys, call: (limiter: Counter, key: string, index: number) => T): T[] {
@@ -134,7 +142,7 @@ export class RateLimits {
   openLongPoll(identificationId: string): () => void {
     const open = this.#polls.get(identificationId) ?? 0;
     if (open >= LONG_POLLS_PER_VERIFICATION || this.#pollsOpen >= this.maxLongPolls) {
-      throw tooMany('TOO_MANY_LONG_POLLS', LONG_POLL_RETRY_AFTER_SECONDS);
+      throw this.#refused(tooMany('TOO_MANY_LONG_POLLS', LONG_POLL_RETRY_AFTER_SECONDS), 'long-polls');
     }
     this.#polls.set(identificationId, open + 1);
     this.#pollsOpen++;

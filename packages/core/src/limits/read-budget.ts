@@ -1,6 +1,7 @@
 import type { Owner } from '../bindings/bindings.js';
 import type { KitRequest } from '../bindings/kit-request.js';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
+import type { Instrument } from '../shared/instrumentation.js';
 import type { Log } from '../shared/log.js';
 import type { Counter, CountIn } from './counter.js';
 import type { LimitRedisClient } from './rate-limits.js';
@@ -69,6 +70,7 @@ export class ReadBudget {
     settings: ReadBudgetSettings,
     private readonly log: Log,
     countIn: CountIn,
+    private readonly instrument?: Instrument,
   ) {
     const make = (name: string, points: number, duration = 1) =>
       countIn(settings.redis, { keyPrefix: `${settings.prefix}${name}`, points, duration });
@@ -103,6 +105,7 @@ export class ReadBudget {
       await countOnly(this.#all);
       return ADMITTED;
     }
+    this.instrument?.({ type: 'limit.refused', limit: 'status-reads' });
     return { admitted: false, retryAfterMs, paused: false };
   }
 

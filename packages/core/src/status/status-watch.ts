@@ -4,8 +4,11 @@ import { identificationKey } from '../shared/identification-key.js';
 import type { StatusReader } from './status-reader.js';
 
 export interface Watcher {
-  /** Each new read; the watcher removes itself when it has answered. */
-  onRead(identification: Identification): void;
+  /**
+   * Each new read (`woken`: started by a webhook's hint, or by the interval); the watcher removes
+   * itself when it has answered.
+   */
+  onRead(identification: Identification, woken: 'webhook' | 'poll'): void;
   onError(error: unknown): void;
 }
 
@@ -66,7 +69,7 @@ export class StatusWatch {
       return;
     }
     clearTimeout(watch.timer);
-    this.#read(watch.identificationId, watch, KIT_READ);
+    this.#read(watch.identificationId, watch, KIT_READ, 'webhook');
   }
 
   get size(): number {
@@ -86,11 +89,14 @@ export class StatusWatch {
 
   #schedule(identificationId: string, watch: Watch): void {
     clearTimeout(watch.timer);
-    watch.timer = setTimeout(() => this.#read(identificationId, watch, watch.cause), this.pollIntervalMs);
+    watch.timer = setTimeout(
+      () => this.#read(identificationId, watch, watch.cause, 'poll'),
+      this.pollIntervalMs,
+    );
   }
 
   /** A webhook's re-read is the kit's; a scheduled one counts against the watcher's read budget. */
-  #read(identificationId: string, watch: Watch, cause: ReadCause): void {
+  #read(identificationId: string, watch: Watch, cause: ReadCause, woken: 'webhook' | 'poll'): void {
     watch.timer = undefined;
     watch.reading = true;
     watch.dirty = false;
@@ -104,11 +110,11 @@ export class StatusWatch {
         }
       }
       if (this.#watches.get(identificationKey(identificationId)) !== watch) return;
-      if (watch.dirty) this.#read(identificationId, watch, KIT_READ);
+      if (watch.dirty) this.#read(identificationId, watch, KIT_READ, 'webhook');
       else this.#schedule(identificationId, watch);
     };
     this.reader.read(identificationId, { cause, whenRefused: 'last' }).then(
-      (identification) => deliver((watcher) => watcher.onRead(identification)),
+      (identification) => deliver((watcher) => watcher.onRead(identification, woken)),
       (error: unknown) => deliver((watcher) => watcher.onError(error)),
     );
   }

@@ -19,6 +19,7 @@ import { browserCause, ReadBudget } from '../limits/read-budget.js';
 import { createAudit } from '../shared/audit.js';
 import { ERROR_CODE, isUpstreamError, kitError } from '../shared/errors.js';
 import { sameIdentification } from '../shared/identification-key.js';
+import { createInstrument, type Instrument } from '../shared/instrumentation.js';
 import { createLog, type Log } from '../shared/log.js';
 import type { Maybe } from '../shared/maybe.js';
 import { sha256Base64Url } from '../shared/sha256.js';
@@ -49,6 +50,8 @@ export type Lookup = Found | { owner: Owner; binding: undefined };
 /** Everything the routes and the gate share; one per createVerifyKit call. */
 export class KitCore {
   readonly log: Log;
+  /** The `instrumentation` option's listener; undefined without one: `core.instrument?.(event)`. */
+  readonly instrument: Instrument | undefined;
   readonly client: VerifyClient;
   readonly reader: StatusReader;
   readonly hints: SubmissionHints;
@@ -78,6 +81,8 @@ export class KitCore {
     { connect, countIn = countInMemory }: ShellParts,
   ) {
     this.log = createLog(options.logger, options.apiKey);
+    const instrument = createInstrument(options.instrumentation, this.log);
+    this.instrument = instrument;
     this.client = connect({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
@@ -86,6 +91,7 @@ export class KitCore {
       strict: options.strict,
       allowInsecureHttp: options.allowInsecureHttp,
       logger: this.log,
+      ...(instrument && { onAttempt: (attempt) => instrument({ type: 'upstream.request', ...attempt }) }),
     });
     this.bindings = new Bindings(options.accountOf, options.bindingStore, this.log);
     assertStoreFitsPlatform(this.bindings.accountMode, options.bindingStore);
@@ -97,7 +103,7 @@ export class KitCore {
     );
     this.reader = new StatusReader(this.client, options.now, {
       maxReadsPerSecond: options.maxReadsPerSecond,
-      budget: new ReadBudget(options.readBudget, this.log, countIn),
+      budget: new ReadBudget(options.readBudget, this.log, countIn, instrument),
       onRead: (id, identification, startedAt) => {
         this.events.observe(id, identification, startedAt);
         return this.decisions.record(id, identification.status, startedAt);
@@ -109,7 +115,7 @@ export class KitCore {
     this.decisions = new Decisions(this.reader, this.bindings, options, this.log, options.now);
     this.#verdicts = new Verdicts(this.bindings, this.decisions, this, () => this.now());
     this.audit = createAudit(options.onAudit, this.log, options.now);
-    this.limits = new RateLimits(options.sessionLimit, options.maxLongPolls, this.log, countIn);
+    this.limits = new RateLimits(options.sessionLimit, options.maxLongPolls, this.log, countIn, instrument);
     this.sendLink = new SendLink(
       options.sendLink,
       (message) => this.warnOnce(message),
@@ -120,6 +126,7 @@ export class KitCore {
         this.audit({ type: 'send-link.budget-spent', detail: String(retryAfterSeconds) });
       },
       countIn,
+      instrument && (() => instrument({ type: 'limit.refused', limit: 'sends' })),
     );
     this.hints = new SubmissionHints(options.now);
     this.watch = new StatusWatch(this.reader, options.pollIntervalMs);

@@ -12,6 +12,7 @@ import {
 import type { AccountOf } from '../bindings/bindings.js';
 import type { LimitRedisClient } from '../limits/rate-limits.js';
 import type { AuditHandler } from '../shared/audit.js';
+import type { Instrumentation } from '../shared/instrumentation.js';
 import type { Logger } from '../shared/log.js';
 import type { StatusBus } from '../status/status-bus.js';
 import type { StatusChangeHandler } from '../status/status-events.js';
@@ -80,6 +81,9 @@ const OptionsSchema = z
       .optional(),
     onStatusChange: fn<StatusChangeHandler>('must be a function (event) => void').optional(),
     onAudit: fn<AuditHandler>('must be a function (event) => void').optional(),
+    instrumentation: fn<Instrumentation>(
+      'must be a function (event) => void, e.g. openTelemetry() from @verify-kit/otel',
+    ).optional(),
     sendLink: z
       .custom<unknown>((value) => !Array.isArray(value), { error: SEND_LINK_ARRAY_GONE })
       .pipe(SendLinkSchema)

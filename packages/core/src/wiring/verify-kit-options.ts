@@ -3,6 +3,7 @@ import type { BindingStore, RecordStore } from '../bindings/binding-store.js';
 import type { Freshness } from '../decisions/decisions.js';
 import type { LimitRedisClient } from '../limits/rate-limits.js';
 import type { AuditHandler } from '../shared/audit.js';
+import type { Instrumentation } from '../shared/instrumentation.js';
 import type { Logger } from '../shared/log.js';
 import type { StatusBus } from '../status/status-bus.js';
 import type { StatusChangeHandler } from '../status/status-events.js';
@@ -100,6 +101,12 @@ export interface VerifyKitOptions<Req, VerifierInput> {
   onStatusChange?: StatusChangeHandler;
   /** Told of each session created, gate decision, accepted webhook and forget (ids only). */
   onAudit?: AuditHandler;
+  /**
+   * Told of what the kit does, with no personal data (no id, code or contact): gate decisions,
+   * upstream calls, sessions created, webhooks, limit refusals, long-polls. `openTelemetry()` from
+   * `@verify-kit/otel` maps them to OpenTelemetry metrics and spans. Default none (nothing is built).
+   */
+  instrumentation?: Instrumentation;
   /** Lets the person have the link sent to their own contact (`POST /session { sendTo: { channel } }`). Default off. */
   sendLink?: SendLinkOptions<Req>;
   /** false: GET /status never holds a request (serverless); the widget polls after `pollAfterMs`. Default true. */

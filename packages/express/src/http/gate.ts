@@ -1,5 +1,10 @@
 import { VerifyKitError } from '@verify-kit/client';
-import { type GatedRequest, gateOutcome, refusalMessage } from '@verify-kit/core/internal/answers/gate';
+import {
+  type GatedRequest,
+  gateFailed,
+  gateOutcome,
+  refusalMessage,
+} from '@verify-kit/core/internal/answers/gate';
 import { type GateRules, parseGateRules } from '@verify-kit/core/internal/answers/gate-rules';
 import type { Verdict } from '@verify-kit/core/internal/decisions/verdict';
 import { ERROR_CODE } from '@verify-kit/core/internal/shared/errors';
@@ -96,13 +101,17 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
       fail(core, res, handlerError, 'requireApproved onUnavailable', 503);
     }
   };
+  const failed = (res: Response, error: unknown) => {
+    gateFailed(core, error);
+    fail(core, res, error, 'requireApproved');
+  };
   return (req, res, next) => {
     // Fail closed: nothing after a failure reaches next(); the handler's own errors are not ours.
     let verdict: Verdict | Promise<Verdict>;
     try {
       verdict = core.decide(kitRequestOf(req, res), decideOptions);
     } catch (error) {
-      fail(core, res, error, 'requireApproved');
+      failed(res, error);
       return;
     }
     if (!isThenable(verdict)) {
@@ -113,7 +122,7 @@ export function createGate(core: KitCore, input?: RequireApprovedOptions): Reque
     verdict
       .then(
         (decided) => answer(req, res, next, decided),
-        (error: unknown) => fail(core, res, error, 'requireApproved'),
+        (error: unknown) => failed(res, error),
       )
       .catch(next);
   };
