@@ -47,6 +47,42 @@ let a: SqlInstance;
 let b: SqlInstance;
 let settings: SqlInstanceOptions;
 let dataDir: string;
+let killed: ChildInstance;
+
+interface ChildInstance {
+  /** Its URL once it listens; rejects if it exits first. */
+  url: Promise<string>;
+  /** SIGKILL; resolves once it has exited. */
+  kill(): Promise<void>;
+}
+
+/** An instance of the app in a process of its own (fixtures/sql-instance.ts), on the same tables. */
+function startChildInstance(options: SqlInstanceOptions): ChildInstance {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      import.meta.resolve('tsx'),
+      new URL('./fixtures/sql-instance.ts', import.meta.url).pathname,
+    ],
+    { env: { ...process.env, SQL_INSTANCE: JSON.stringify(options) }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = once(child, 'exit');
+  const url = Promise.race([
+    once(child.stdout!, 'data').then(([line]) => /listening (\S+)/.exec(String(line))?.[1] ?? ''),
+    exited.then(([code, signal]) => Promise.reject(new Error(`the instance exited: ${code ?? signal}`))),
+  ]);
+  url.catch(() => undefined); // awaited (and thrown) by the test
+  return {
+    url,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
 
 function countingAccepted(): Logger {
   const logger = capturingLogger();
@@ -89,9 +125,12 @@ beforeAll(async () => {
   };
   a = await startSqlInstance({ ...settings, ...inProcess, port, logger: countingAccepted() });
   b = await startSqlInstance({ ...settings, ...inProcess, logger: countingAccepted() });
+  // Started now, used by the SIGKILL test: its start (tsx compiling the sources) overlaps the tests before.
+  killed = startChildInstance(settings);
 });
 
 afterAll(async () => {
+  await killed?.kill();
   await b?.close();
   await a?.close();
   await admin?.end();
@@ -197,29 +236,13 @@ describe('a kit on a database whose tables were never made', () => {
 
 describe('an instance killed with SIGKILL', () => {
   it('loses no binding: the sign-up it answered is the account’s on the other instance', async () => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        import.meta.resolve('tsx'),
-        new URL('./fixtures/sql-instance.ts', import.meta.url).pathname,
-      ],
-      {
-        env: { ...process.env, SQL_INSTANCE: JSON.stringify(settings) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
     try {
-      const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-      const url = /listening (\S+)/.exec(String(line))?.[1] ?? '';
-      const device = await signedIn({ url }, 'katherine');
+      const device = await signedIn({ url: await killed.url }, 'katherine');
       const started = await device.post<{ sessionCode: string }>('/identity/session');
       expect(started.status).toBe(201);
     } finally {
       // The crash: no close, no drain, right after the answer.
-      child.kill('SIGKILL');
-      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+      await killed.kill();
     }
     const onB = await signedIn(b, 'katherine');
     const status = await onB.get<{ status: string }>('/identity/status');
