@@ -47,6 +47,8 @@ const UNIT = [
   'packages/core/test/ip-address.test.ts',
   'packages/core/test/lru.test.ts',
   'packages/express/test/options.test.ts',
+  'packages/otel/test/no-sdk.test.ts',
+  'packages/otel/test/readme.test.ts',
   'packages/core/test/phase.test.ts',
   'packages/protocol/test/**/*.test.ts',
   'packages/widget/test/**/*.test.ts',

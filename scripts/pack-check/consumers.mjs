@@ -82,17 +82,27 @@ export async function checkServer(root, dir, tarballs) {
 
 /**
  * hono + @hono/node-server + @verify-kit/hono (and the sandbox to run against): the Hono README's
- * example, compiled strictly and run; the installed main entry bundled for a neutral platform.
+ * example, compiled strictly and run; the installed main entry bundled for a neutral platform. With
+ * @verify-kit/otel and @opentelemetry/api: its README's Hono line compiled beside it, and its
+ * entry bundled for a neutral platform too.
  */
 export async function checkHono(root, dir, tarballs) {
-  const deps = await withCatalog(root, tarballs, ['hono', '@hono/node-server', '@types/node']);
+  const deps = await withCatalog(root, tarballs, [
+    'hono',
+    '@hono/node-server',
+    '@types/node',
+    '@opentelemetry/api',
+  ]);
   await project(dir, 'hono-server', deps, NODE_SERVER);
   await copyFile(join(root, 'examples/hono/server.ts'), join(dir, 'server.ts'));
+  await copyFile(join(root, 'examples/otel/hono.ts'), join(dir, 'otel.ts'));
   await typecheck(root, dir);
-  const neutral = await checkNeutralBundle(join(dir, 'node_modules/@verify-kit/hono/dist/index.js'));
-  if (neutral.offences.length > 0) {
-    const found = neutral.offences.map(({ path, importer }) => `${path} (imported by ${importer})`);
-    throw new Error(`@verify-kit/hono's published entry imports what Workers lack: ${found.join(', ')}`);
+  for (const name of ['hono', 'otel']) {
+    const neutral = await checkNeutralBundle(join(dir, `node_modules/@verify-kit/${name}/dist/index.js`));
+    if (neutral.offences.length > 0) {
+      const found = neutral.offences.map(({ path, importer }) => `${path} (imported by ${importer})`);
+      throw new Error(`@verify-kit/${name}'s published entry imports what Workers lack: ${found.join(', ')}`);
+    }
   }
   const { phase } = await probeAgainstSandbox(dir, ['node', ['out/server.js']], {
     ready: LISTENING,

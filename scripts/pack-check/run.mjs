@@ -82,10 +82,11 @@ async function main() {
     });
     log(`  the example gated a visitor without a verification, then started one: ${status.phase}`);
     log(
-      'hono project (hono + @hono/node-server + core + client + sandbox): npm install, tsc, neutral bundle, run',
+      'hono project (hono + @hono/node-server + core + client + sandbox + otel): npm install, tsc, neutral bundles, run',
     );
     const hono = await checkHono(root, join(work, 'hono'), {
       '@verify-kit/hono': spec('hono'),
+      '@verify-kit/otel': spec('otel'),
       '@verify-kit/core': spec('core'),
       '@verify-kit/client': spec('client'),
       '@verify-kit/sandbox': spec('sandbox'),

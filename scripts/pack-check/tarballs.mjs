@@ -2,7 +2,17 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { run } from './exec.mjs';
 
-export const PUBLISHED = ['protocol', 'client', 'core', 'express', 'hono', 'next', 'widget', 'sandbox'];
+export const PUBLISHED = [
+  'protocol',
+  'client',
+  'core',
+  'express',
+  'hono',
+  'next',
+  'otel',
+  'widget',
+  'sandbox',
+];
 
 /** `pnpm pack`s one package (workspace:* and publishConfig applied) into `dir`; returns the tarball. */
 export async function pack(root, name, dir) {
