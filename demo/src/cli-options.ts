@@ -2,11 +2,12 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { DemoOptions } from './start-demo.js';
 
-export const USAGE = `Usage: pnpm demo [--port 3000] [--host 127.0.0.1]
+export const USAGE = `Usage: pnpm demo [--port 3000] [--host 127.0.0.1] [--metrics]
 
   --port N     port to serve on (default 3000; 0 picks a free one)
   --host H     address to listen on (default 127.0.0.1)
   --dev        serve the pages from their sources through Vite, nothing built (\`pnpm demo\` passes it)
+  --metrics    the kit's OpenTelemetry series at GET /metrics, for Prometheus (@verify-kit/otel)
   --help       show this help
 
 Environment:
@@ -57,6 +58,7 @@ export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
       port: { type: 'string' },
       host: { type: 'string' },
       dev: { type: 'boolean' },
+      metrics: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -79,6 +81,7 @@ export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   }
   if (values.host !== undefined) options.host = values.host;
   if (values.dev) options.dev = true;
+  if (values.metrics) options.metrics = true;
   if (e.IDV_BASE_URL !== undefined && e.IDV_API_KEY !== undefined) {
     options.upstream = {
       baseUrl: e.IDV_BASE_URL,

@@ -5,6 +5,7 @@ import {
   createVerifyKit,
   type VerifyKit,
 } from '@verify-kit/express';
+import type { openTelemetry } from '@verify-kit/otel';
 import { type ActivityLog, recordAcceptedActivity } from './activity-log.js';
 import { DEFAULT_SCENARIO, type SessionOptionsFromScenario, sessionOptionsFor } from './scenario.js';
 import type { DemoOptions } from './start-demo.js';
@@ -20,6 +21,7 @@ export async function createDemoKit(
   upstream: Upstream,
   activity: ActivityLog,
   cleanups: Array<() => Promise<void> | void>,
+  metrics?: { instrumentation: ReturnType<typeof openTelemetry> },
 ): Promise<{ kit: VerifyKit; bindingStore: BindingStore }> {
   // Several demo instances behind one load balancer: webhooks wake long-polls on every instance,
   // and a replayed webhook-id is refused by all of them.
@@ -66,6 +68,7 @@ export async function createDemoKit(
     ...(upstream.sandbox === undefined ? {} : { now: upstream.sandbox.now }),
     ...(bus === undefined ? {} : { statusBus: bus, replayStore: bus.replayStore }),
     ...recordAcceptedActivity(activity),
+    ...(metrics === undefined ? {} : { instrumentation: metrics.instrumentation }),
   });
   cleanups.push(() => kit.close());
   return { kit, bindingStore };

@@ -7,6 +7,7 @@ import { ActivityLog } from './activity-log.js';
 import { createDemoApp } from './app.js';
 import { boundSessionOf } from './bound-session.js';
 import { createDemoKit } from './demo-kit.js';
+import { demoMetrics } from './metrics.js';
 import { observeUpstreamReads } from './observe-upstream.js';
 import { builtPages } from './page-source.js';
 import { createSessionStore } from './session-store.js';
@@ -41,6 +42,8 @@ export interface DemoOptions {
   publicDir?: string;
   /** On SIGTERM (cli.ts): how long GET /ready answers 503 while the demo still serves. Default 5000. */
   drainMs?: number;
+  /** The kit's OpenTelemetry series at `GET /metrics`, for Prometheus (`--metrics`). */
+  metrics?: boolean;
 }
 
 export interface RunningDemo {
@@ -95,7 +98,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const activity = new ActivityLog();
     cleanups.push(observeUpstreamReads(upstream.baseUrl, activity));
 
-    const { kit, bindingStore } = await createDemoKit(options, upstream, activity, cleanups);
+    const metrics = options.metrics ? demoMetrics() : undefined;
+    if (metrics !== undefined) cleanups.push(metrics.close);
+    const { kit, bindingStore } = await createDemoKit(options, upstream, activity, cleanups, metrics);
 
     const store = await createSessionStore(options.redisUrl);
     cleanups.push(() => store.close());
@@ -113,7 +118,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       trustProxy: options.trustProxy,
       pages,
     });
-    server.on('request', app);
+    server.on('request', (req, res) => {
+      if (metrics !== undefined && req.method === 'GET' && req.url === '/metrics') metrics.serve(req, res);
+      else app(req, res);
+    });
 
     return {
       url,

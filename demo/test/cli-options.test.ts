@@ -18,6 +18,13 @@ describe('parseDemoArgs', () => {
     expect(parseDemoArgs(['--dev'], {})).toEqual({ help: false, options: { dev: true } });
   });
 
+  it("takes --metrics: the kit's OpenTelemetry series at GET /metrics", () => {
+    expect(parseDemoArgs(['--dev', '--metrics'], {})).toEqual({
+      help: false,
+      options: { dev: true, metrics: true },
+    });
+  });
+
   it('refuses a port that is not one, saying which flag', () => {
     expect(() => parseDemoArgs(['--port', 'abc'], {})).toThrow('--port must be a number');
     expect(() => parseDemoArgs(['--port', '70000'], {})).toThrow('--port must be 0 to 65535');

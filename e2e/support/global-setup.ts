@@ -6,7 +6,8 @@ import { startDemo } from '@verify-kit/demo';
  * through the environment.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const demo = await startDemo({ port: 0, reviewDelayMs: 50 });
+  // With --metrics, as `pnpm demo --metrics` runs it: tests/metrics.spec.ts scrapes GET /metrics.
+  const demo = await startDemo({ port: 0, reviewDelayMs: 50, metrics: true });
   if (demo.sandbox === undefined) throw new Error('the e2e suite needs the embedded sandbox');
   process.env.E2E_DEMO_URL = demo.url;
   process.env.E2E_SANDBOX_URL = demo.sandbox.url;
