@@ -7,6 +7,7 @@ import { accountOf } from './accounts.js';
 // Your PostgreSQL holds verify-kit's records: which verification is each account's, the last status
 // seen, the stored decisions, and the webhook ids already accepted.
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 }); // serverless: max: 1
+pool.on('error', (error) => console.error('PostgreSQL dropped an idle connection', error)); // pg asks for it
 await migrate(pgDriver(pool)); // creates or upgrades verify-kit's tables, idempotently (a deploy step, or here)
 
 export const store = sqlStore(pgDriver(pool));

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll } from 'vitest';
 
 const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 10 });
+pool.on('error', () => {}); // an idle connection the server ends is not the contract's failure
 afterAll(() => pool.end());
 
 runStoreContract(async () => {
