@@ -327,6 +327,7 @@ export class KitCore {
     this.watch.close();
     this.reader.clear();
     this.hints.clear();
+    await this.events.close();
     await this.client.close();
     // `store` is the kit's: it closes what it opened (a connection from `url`, its subscriber), not your client.
     await this.options.store?.close();
