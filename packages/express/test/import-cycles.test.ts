@@ -30,7 +30,9 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['fetch'], // the Fetch door: handle(Request), gate(Request), the sealed visitor cookie
   ['answers'], // the protocol's answers, whatever the server: session, status, qr, webhook, the gate's
   ['wiring'], // KitCore and what builds it: options and their schemas, health, the store option
-  ['decisions', 'redis'], // the gate's decision: visits, stored decisions, the verdict; the Redis adapters (./redis)
+  // the gate's decision: visits, stored decisions, the verdict; the Redis adapters (./redis); the SQL
+  // store (./sql); the store contract (./testing)
+  ['decisions', 'redis', 'sql', 'testing'],
   ['status', 'creation'], // reading and following a status; creating a session, sending its link
   ['limits', 'webhooks'], // rate limits, the read budget, the creation ticket, counters; replay, hints
   ['bindings'], // which verification belongs to whom, and where it is kept; the KitRequest
