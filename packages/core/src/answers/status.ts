@@ -1,4 +1,4 @@
-import type { Identification } from '@verify-kit/client/fetch';
+import { type Identification, isVerifyKitError } from '@verify-kit/client/fetch';
 import { MAX_WAIT_SECONDS, PHASES, type Phase } from '@verify-kit/protocol';
 import type { VerificationBinding } from '../bindings/binding.js';
 import type { KitRequest } from '../bindings/kit-request.js';
@@ -100,6 +100,7 @@ function longPoll(
         },
       },
       cause,
+      since,
     );
     const stopOnClose = core.onClose(() => finish('answer', 'shutdown'));
     signal.addEventListener('abort', onClientGone);
@@ -112,6 +113,30 @@ function longPoll(
   });
 }
 
+/** How soon a long-poll asks the store again after it failed (each try itself waits up to 2 s for it). */
+const STORE_RETRY_MS = 250;
+
+/**
+ * A long-poll's lookup (a read younger than one interval is as good: the client has a phase). While
+ * the store cannot answer (BINDING_STORE_UNAVAILABLE: Redis restarting) it is asked again until
+ * the wait runs out, so the browser hears as soon as the store is back rather than after its own
+ * backoff; then, or if the client left (undefined), it stops.
+ */
+async function lookupOnceStored(core: KitCore, req: KitRequest, wait: number, signal: AbortSignal) {
+  const until = Date.now() + wait * 1000;
+  for (;;) {
+    try {
+      return await core.lookup(req, core.options.pollIntervalMs);
+    } catch (error) {
+      const storeAway = isVerifyKitError(error, ERROR_CODE.BINDING_STORE_UNAVAILABLE);
+      if (!storeAway || core.closed || Date.now() + STORE_RETRY_MS >= until) throw error;
+      core.log.debug('GET /status: the store is away; the long-poll asks it again');
+    }
+    await new Promise((resolve) => setTimeout(resolve, STORE_RETRY_MS));
+    if (signal.aborted) return undefined;
+  }
+}
+
 async function answer(
   core: KitCore,
   req: KitRequest,
@@ -120,14 +145,19 @@ async function answer(
 ): Promise<Answer | undefined> {
   core.assertOpen();
   const query = parseQuery(params, core.options.maxWaitSeconds);
+  const held = query.wait > 0 && query.since !== undefined && core.options.longPoll;
+  const startedAt = Date.now();
   // A client that waits already has a phase: a read younger than one interval is as good.
-  const found = await core.lookup(req, query.wait > 0 ? core.options.pollIntervalMs : 0);
+  const found = await (held
+    ? lookupOnceStored(core, req, query.wait, signal)
+    : core.lookup(req, query.wait > 0 ? core.options.pollIntervalMs : 0));
+  if (found === undefined) return undefined;
   if (found.binding === undefined) throw noVerification();
   const { binding, identification, view } = found;
-  const held = query.wait > 0 && query.since !== undefined && core.options.longPoll;
   if (!held || view.phase !== query.since || core.closed) return statusAnswer(core, binding, identification);
   if (signal.aborted) return undefined;
-  return longPoll(core, binding, identification, query, browserCause(req, found.owner), signal);
+  const left = { ...query, wait: Math.max(0, query.wait - (Date.now() - startedAt) / 1000) };
+  return longPoll(core, binding, identification, left, browserCause(req, found.owner), signal);
 }
 
 /**

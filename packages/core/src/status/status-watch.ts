@@ -1,4 +1,5 @@
 import type { Identification } from '@verify-kit/client/fetch';
+import { PHASE, type Phase } from '@verify-kit/protocol';
 import { KIT_READ, type ReadCause } from '../limits/read-budget.js';
 import { identificationKey } from '../shared/identification-key.js';
 import type { StatusReader } from './status-reader.js';
@@ -22,12 +23,30 @@ interface Watch {
   dirty: boolean;
   /** Whose reads the scheduled re-reads are (the first watcher's request: the read budget). */
   cause: ReadCause;
+  /** The person waits for a decision (in review): re-read every DECIDING_INTERVAL_MS. */
+  deciding: boolean;
+  /** The last answer of a re-read: the same one again means the budget answered it, not the service. */
+  last: Identification | undefined;
+  /** The last re-read was not a new upstream read (the read budget refused it): back to pollIntervalMs. */
+  refused: boolean;
 }
 
 /**
+ * How often a person waiting for a decision has it re-read while a long-poll waits (at most: never
+ * more often than pollIntervalMs says): a lost webhook then costs the person at most this, not
+ * pollIntervalMs. Within the read budget (5 reads per client in 5 s by default: 4 of them), and a
+ * re-read the budget refuses slows the identification back to pollIntervalMs.
+ */
+export const DECIDING_INTERVAL_MS = 1250;
+
+/** The phases in which the next change is the service's decision. */
+const DECIDING: readonly Phase[] = [PHASE.IN_REVIEW, PHASE.IN_MANUAL_REVIEW];
+
+/**
  * The long-polls' view of the upstream: one re-read per identification every interval however many
- * tabs wait on it, and one re-read at once when a webhook hint arrives. Nothing is scheduled for an
- * identification nobody waits on.
+ * tabs wait on it (DECIDING_INTERVAL_MS while a decision is due, pollIntervalMs otherwise), and one
+ * re-read at once when a webhook hint arrives. Nothing is scheduled for an identification nobody
+ * waits on.
  */
 export class StatusWatch {
   readonly #watches = new Map<string, Watch>();
@@ -37,9 +56,13 @@ export class StatusWatch {
     private readonly pollIntervalMs: number,
   ) {}
 
-  /** Returns the function that stops watching (idempotent). */
-  add(identificationId: string, watcher: Watcher, cause: ReadCause = KIT_READ): () => void {
+  /**
+   * `phase`: the phase the watcher waits to see change (the newest watcher's sets the cadence).
+   * Returns the function that stops watching (idempotent).
+   */
+  add(identificationId: string, watcher: Watcher, cause: ReadCause = KIT_READ, phase?: Phase): () => void {
     let watch = this.#watches.get(identificationKey(identificationId));
+    const deciding = phase !== undefined && DECIDING.includes(phase);
     if (watch === undefined) {
       watch = {
         identificationId,
@@ -48,9 +71,15 @@ export class StatusWatch {
         reading: false,
         dirty: false,
         cause,
+        deciding,
+        last: undefined,
+        refused: false,
       };
       this.#watches.set(identificationKey(identificationId), watch);
       this.#schedule(identificationId, watch);
+    } else if (deciding !== watch.deciding) {
+      watch.deciding = deciding;
+      if (watch.timer !== undefined) this.#schedule(identificationId, watch);
     }
     watch.watchers.add(watcher);
     const current = watch;
@@ -89,10 +118,11 @@ export class StatusWatch {
 
   #schedule(identificationId: string, watch: Watch): void {
     clearTimeout(watch.timer);
-    watch.timer = setTimeout(
-      () => this.#read(identificationId, watch, watch.cause, 'poll'),
-      this.pollIntervalMs,
-    );
+    const interval =
+      watch.deciding && !watch.refused
+        ? Math.min(this.pollIntervalMs, DECIDING_INTERVAL_MS)
+        : this.pollIntervalMs;
+    watch.timer = setTimeout(() => this.#read(identificationId, watch, watch.cause, 'poll'), interval);
   }
 
   /** A webhook's re-read is the kit's; a scheduled one counts against the watcher's read budget. */
@@ -114,7 +144,11 @@ export class StatusWatch {
       else this.#schedule(identificationId, watch);
     };
     this.reader.read(identificationId, { cause, whenRefused: 'last' }).then(
-      (identification) => deliver((watcher) => watcher.onRead(identification, woken)),
+      (identification) => {
+        watch.refused = identification === watch.last;
+        watch.last = identification;
+        deliver((watcher) => watcher.onRead(identification, woken));
+      },
       (error: unknown) => deliver((watcher) => watcher.onError(error)),
     );
   }
