@@ -11,6 +11,7 @@ import {
   type StatusOfResult,
   VerifyKitError,
 } from '@verify-kit/core';
+import { createClient } from '@verify-kit/client';
 import { countInNode } from '@verify-kit/core/internal/redis/counters';
 // next/navigation would bring the App Router's React contexts into route handlers' bundles (which lack them).
 import { redirect } from 'next/dist/client/components/redirect.js';
@@ -111,11 +112,12 @@ function keepGoing(work: Promise<unknown>): void {
  * The kit for a Next.js App Router app on the Node runtime. Create it once in `lib/verify-kit.ts`;
  * the route handlers, the proxy and server code import it. Options are checked here, except while
  * `next build` collects the app's modules (then on first use), so a build needs no secrets.
- * `runtime`: core's; Node's counters (rate-limiter-flexible, in memory or on the store's Redis) by default.
+ * `runtime`: core's; by default Node's counters (rate-limiter-flexible, in memory or on the store's
+ * Redis) and undici's pool to the service (not Next.js's patched `fetch`).
  */
 export function createVerifyKit(
   options: VerifyKitOptions,
-  runtime: KitRuntime = { countIn: countInNode },
+  runtime: KitRuntime = { countIn: countInNode, connect: createClient },
 ): VerifyKit {
   const { clientAddress, basePath = DEFAULT_BASE_PATH, ...engine } = options;
   const { addressOf, warning: addressWarning } = parseClientAddress(clientAddress);

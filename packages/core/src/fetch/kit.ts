@@ -1,8 +1,8 @@
-import { createFetchClient } from '@verify-kit/client/fetch';
+import { createFetchClient, type VerifyClient } from '@verify-kit/client/fetch';
 import type { GateRules } from '../answers/gate-rules.js';
 import { forget, type StatusOfOptions, type StatusOfResult, statusOf } from '../answers/status-of.js';
 import type { CountIn } from '../limits/counter.js';
-import { KitCore } from '../wiring/core.js';
+import { KitCore, type UpstreamConfig } from '../wiring/core.js';
 import { type KitHealth, readHealth } from '../wiring/health.js';
 import { type VerifyKitOptions as EngineOptions, resolveOptions } from '../wiring/options.js';
 import { isProduction } from '../wiring/platform.js';
@@ -44,12 +44,18 @@ export interface VerifyKit {
 }
 
 /**
- * What a shell on a particular runtime brings (Node: `countInNode` from `@verify-kit/core/redis`,
- * rate-limiter-flexible's counters, in memory or shared through the store's Redis). Default: a
- * fixed-window count in this process's memory.
+ * What a shell on a particular runtime brings. Defaults: a fixed-window count in this process's
+ * memory, and the service reached through the global `fetch`.
  */
 export interface KitRuntime {
+  /** Node: `countInNode` from `@verify-kit/core/redis`, rate-limiter-flexible's counters (in memory or the store's Redis). */
   countIn?: CountIn;
+  /**
+   * How the service is reached. Node: `createClient` from `@verify-kit/client` (undici's pool, with
+   * no Request, Response or web stream made per call: measured, a creation on the Fetch door then
+   * costs what it costs on Express); default `createFetchClient` (the runtime's `fetch`).
+   */
+  connect?: (config: UpstreamConfig) => VerifyClient;
 }
 
 /**
@@ -64,7 +70,7 @@ export function createVerifyKit<Req = Request>(
   const production = isProduction();
   const fetchOptions = parseFetchOptions({ basePath, secret, https }, production);
   const core = new KitCore(resolveOptions(engine), {
-    connect: createFetchClient,
+    connect: runtime.connect ?? createFetchClient,
     ...(runtime.countIn === undefined ? {} : { countIn: runtime.countIn }),
   });
   const visitors = new Visitors(core, fetchOptions, production);
