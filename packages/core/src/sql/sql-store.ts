@@ -71,12 +71,14 @@ export function sqlStore(driver: SqlDriver, options: SqlStoreOptions = {}): SqlS
     // Once the tables are right they stay so; a failure (the database down, the tables missing) is
     // asked again at the next call: a migration run meanwhile is seen at once.
     ready() {
-      checking ??= schemaVersionOf(checked).then((found) => {
-        if (found !== SCHEMA_VERSION) throw schemaMismatch(found);
-      });
-      checking.catch(() => {
-        checking = undefined;
-      });
+      if (checking === undefined) {
+        checking = schemaVersionOf(checked).then((found) => {
+          if (found !== SCHEMA_VERSION) throw schemaMismatch(found);
+        });
+        checking.catch(() => {
+          checking = undefined;
+        });
+      }
       return checking;
     },
     now: Date.now,
