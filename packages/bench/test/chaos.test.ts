@@ -5,12 +5,13 @@ import { runChaos } from '../src/chaos/run-chaos.js';
 
 /*
  * `pnpm chaos`, small: 30 people through a real HAProxy to three instances on one real Redis, the
- * standalone sandbox dropping 20 % of its webhooks, one instance killed (SIGKILL) while long-polls are
+ * standalone sandbox dropping 30 % of its webhooks, one instance killed (SIGKILL) while long-polls are
  * open and started again, redis-server restarted; the creation limits on and shared through Redis,
  * each person coming from its own address. Correctness only (no timing is asserted): every
- * approved person reaches the gated page, nobody else does, onStatusChange APPROVED fires exactly
- * once per person across the instances, and the widget has nothing to show. Needs redis-server and
- * haproxy (.ci/run installs both).
+ * approved person reaches the gated page, nobody else does, onStatusChange APPROVED is told for
+ * every one of them, once (one event id each across the instances: a redelivery after a kill
+ * carries the same id; the run waits up to a claim's time for an approval still being told), and the
+ * widget has nothing to show. Needs redis-server and haproxy (.ci/run installs both).
  */
 describe('chaos, small: three instances behind HAProxy on one Redis', () => {
   it('every approved person gets through, nobody else, one APPROVED event each, no error shown', async () => {
@@ -22,7 +23,7 @@ describe('chaos, small: three instances behind HAProxy on one Redis', () => {
       reviewDelayMs: 1000,
       drainMs: 2000,
       shutdown: 'drain',
-      dropWebhooks: 0.2,
+      dropWebhooks: 0.3,
       faults: { kill: true, redisRestart: true, rollingRestart: false },
       deadline: Date.now() + 150_000,
       fromSource: true,
@@ -32,6 +33,7 @@ describe('chaos, small: three instances behind HAProxy on one Redis', () => {
     expect(figures.approved, summary).toBe(24);
     expect(figures.approvedReachedGate, summary).toBe(figures.approved);
     expect(figures.falseGrants, summary).toBe(0);
+    // All 24 told, none missing, none as two events (issue 40, finding 7: 1 of 160 went untold).
     expect(figures.approvedEvents, summary).toMatchObject({ exactlyOnce: 24, duplicated: 0, missed: 0 });
     // Nothing shown, the Redis restart included: the kit's Redis clients wait for it up to 2 s
     // (redis-restart.test.ts proves the wait on its own). Under the whole suite's load on 2 cores the

@@ -13,6 +13,9 @@ import { runChaos } from './run-chaos.js';
 
 const USAGE = `pnpm chaos [--people 200] [--max-seconds 600] [--publish] [--source]
 
+  --drop-webhooks F   the share of the sandbox's webhook events lost whole    default 0.3
+  --redis-down-ms MS  how long redis-server stays down in its restart        default 0
+                      (issue 40's fault runs: 4000, longer than the kit's 2 s wait for Redis)
   --source          run the packages from their TypeScript sources instead of their builds
   --shutdown close  stop instances as before kit.shutdown() (kit.close(), server closed at once), to compare`;
 
@@ -22,6 +25,8 @@ const ArgsSchema = z.strictObject({
   publish: z.boolean().default(false),
   source: z.boolean().default(false),
   shutdown: z.enum(['drain', 'close']).default('drain'),
+  dropWebhooks: z.coerce.number().min(0).max(1).default(0.3),
+  redisDownMs: z.coerce.number().int().min(0).max(60_000).default(0),
 });
 
 let args: z.infer<typeof ArgsSchema>;
@@ -41,8 +46,9 @@ try {
     reviewDelayMs: 1500,
     drainMs: 3000,
     shutdown: args.shutdown,
-    dropWebhooks: 0.2,
+    dropWebhooks: args.dropWebhooks,
     faults: { kill: true, redisRestart: true, rollingRestart: true },
+    redisDownMs: args.redisDownMs,
     deadline,
     fromSource: args.source,
     log: (line) => console.log(line),

@@ -28,6 +28,14 @@ export interface Failure {
   quiet: boolean;
 }
 
+/** One status exchange of the browser's follower: when it left, when it ended, and how. */
+export interface Poll {
+  sentAt: number;
+  answeredAt: number;
+  /** The phase answered, or the failure's code (`network:…`, `503 BINDING_STORE_UNAVAILABLE`, …). */
+  outcome: string;
+}
+
 export interface PersonResult {
   decision: Decision;
   identificationId: string | undefined;
@@ -38,6 +46,8 @@ export interface PersonResult {
   /** What the gated page answered last. */
   gateStatus: number | undefined;
   failures: Failure[];
+  /** Every status exchange of the follower, in order: where an approval's wait went. */
+  polls: Poll[];
   /** When each answered sign-in, creation and gated page was sent (epoch ms): what a fault met. */
   sent: { step: Failure['step']; at: number }[];
   /** Why this person did not finish (the run's deadline, or more errors than a person tolerates). */
@@ -96,6 +106,7 @@ export async function runPerson(ctx: PersonContext): Promise<PersonResult> {
     approvedSeenAt: undefined,
     gateStatus: undefined,
     failures: [],
+    polls: [],
     sent: [],
   };
   const fail = (step: Failure['step'], code: string, quiet: boolean) =>
@@ -176,12 +187,16 @@ async function follow(
   let notFoundRetried = false;
   while (!FINAL.has(result.phase ?? '')) {
     if (Date.now() > deadline) throw new GiveUp(`status: still ${result.phase} at the deadline`);
+    const sentAt = Date.now();
     const answer = await send(() =>
       browser.get<StatusResponseBody>(
         `/identity/status?wait=25&since=${encodeURIComponent(result.phase ?? '')}`,
       ),
     );
-    if (typeof answer !== 'string' && answer.status === 200) {
+    const ok = typeof answer !== 'string' && answer.status === 200;
+    const outcome = ok ? answer.json.phase : typeof answer === 'string' ? answer : codeOf(answer);
+    result.polls.push({ sentAt, answeredAt: Date.now(), outcome });
+    if (ok) {
       result.phase = answer.json.phase;
       if (result.phase === 'approved') result.approvedSeenAt = Date.now();
       failures = backoffs = 0;

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateWebhookSecret } from '@verify-kit/client';
+import { DELIVERY_LEASE_MS } from '@verify-kit/core/internal/status/event-delivery';
 import { createSandboxControl, type SandboxControl } from '@verify-kit/sandbox/control';
 import { freePort, type RedisServer, startRedisServer } from '@verify-kit/testkit';
 import { createClient } from 'redis';
@@ -14,7 +15,7 @@ import { sleep } from '../stats.js';
 import { type ChaosFigures, figuresOf, type Window } from './figures.js';
 import { type Haproxy, type ServerStats, startHaproxy } from './haproxy.js';
 import { watchHealth } from './health-watch.js';
-import { Instances } from './instances.js';
+import { Instances, type RecordedEvent } from './instances.js';
 import { type Decision, type PersonResult, runPerson } from './person.js';
 
 export interface ChaosOptions {
@@ -32,6 +33,8 @@ export interface ChaosOptions {
   /** Share of the sandbox's webhook events lost whole (0.2: 20 %). */
   dropWebhooks: number;
   faults: { kill: boolean; redisRestart: boolean; rollingRestart: boolean };
+  /** How long redis-server stays down in the Redis restart (0: started again at once). */
+  redisDownMs?: number;
   /** Epoch ms after which people give up and the run ends. */
   deadline: number;
   /** The packages from their sources (the Vitest version), not their builds. */
@@ -44,6 +47,10 @@ interface Person {
   /** When the sandbox approved (its identification.approved event), epoch ms. */
   approvedAt: number | undefined;
   sandboxStatus: string | undefined;
+  /** What became of that event's webhook: 'dropped', 'delivered' or 'failed'. */
+  approvalWebhook: string | undefined;
+  /** The address the person connects from (what HAProxy's log names). */
+  address: string;
 }
 
 /** Sums of the balancer's per-server counters between two readings. */
@@ -135,15 +142,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       at: (share) => sleep(Math.max(0, started + share * span - Date.now())),
       restartRedis: async () => {
         const port = redis.port;
+        const from = Date.now();
         await redis.stop();
+        await sleep(options.redisDownMs ?? 0);
         redis = await startRedisServer({ port, dataDir });
+        return { from, to: Date.now() };
       },
       serversReady: () => waitReady(servers, options.deadline),
     });
     const people = await arrive(options, haproxy.url, sandbox);
     await faults;
     await health.stop();
-    const events = instances.events();
+    const events = await eventsOnceTold(instances, people, options.log);
     return figuresOf({
       options,
       people,
@@ -186,7 +196,11 @@ async function arrive(options: ChaosOptions, siteUrl: string, sandbox: SandboxCo
         thinkMs: 500 + Math.random() * 3000,
         deadline: options.deadline,
       })
-        .then(async (result) => ({ result, ...(await decisionOf(sandbox, result.identificationId)) }))
+        .then(async (result) => ({
+          result,
+          address: personAddress(i),
+          ...(await decisionOf(sandbox, result.identificationId)),
+        }))
         .finally(() => dispatcher.close()),
     );
     await sleep(options.arrivalEveryMs);
@@ -214,6 +228,30 @@ async function checkPeopleAddresses(people: number): Promise<void> {
   }
 }
 
+/**
+ * Every instance's events, once every approved person's approval is among them: an approval whose
+ * instance died while telling it is told by another once the claim ran out (DELIVERY_LEASE_MS), so
+ * the run waits that long at most, and a missing one stays missing.
+ */
+async function eventsOnceTold(
+  instances: Instances,
+  people: Person[],
+  log: (line: string) => void,
+): Promise<RecordedEvent[]> {
+  const approved = people.filter((p) => p.sandboxStatus === 'APPROVED').map((p) => p.result.identificationId);
+  const started = Date.now();
+  for (;;) {
+    const events = instances.events();
+    const told = new Set(events.filter((e) => e.status === 'APPROVED').map((e) => e.identificationId));
+    const missing = approved.filter((id) => !told.has(id ?? '')).length;
+    if (missing === 0 || Date.now() - started > DELIVERY_LEASE_MS + 2000) {
+      if (Date.now() - started > 200) log(`waited ${Date.now() - started} ms for approvals still being told`);
+      return events;
+    }
+    await sleep(100);
+  }
+}
+
 /** The addresses the shared creation limits counted in Redis (the kit's default prefix). */
 async function limitedAddresses(url: string): Promise<string[]> {
   const client = createClient({ url });
@@ -231,15 +269,31 @@ async function limitedAddresses(url: string): Promise<string[]> {
 
 /** The sandbox's status and the time of its identification.approved event (its delivery log, dropped ones too). */
 async function decisionOf(sandbox: SandboxControl, identificationId: string | undefined) {
-  if (identificationId === undefined) return { approvedAt: undefined, sandboxStatus: undefined };
+  if (identificationId === undefined)
+    return { approvedAt: undefined, sandboxStatus: undefined, approvalWebhook: undefined };
   const [status, deliveries] = await Promise.all([
     sandbox.readStatus(identificationId),
     sandbox.deliveries({ identificationId }),
   ]);
-  const approvals = deliveries
-    .filter((d) => d.eventType === 'identification.approved')
-    .map((d) => Date.parse(d.sentAt));
-  return { sandboxStatus: status, approvedAt: approvals.length > 0 ? Math.min(...approvals) : undefined };
+  const attempts = deliveries.filter((d) => d.eventType === 'identification.approved');
+  const approvals = attempts.map((d) => Date.parse(d.sentAt));
+  const answered = attempts.filter((d) => d.ok).map((d) => Date.parse(d.sentAt));
+  return {
+    sandboxStatus: status,
+    approvedAt: approvals.length > 0 ? Math.min(...approvals) : undefined,
+    approvalWebhook: webhookFate(
+      attempts.length,
+      attempts.some((d) => d.dropped === true),
+      answered,
+    ),
+  };
+}
+
+/** What became of the approval's webhook: dropped whole, delivered (ms after the first try), or failed. */
+function webhookFate(attempts: number, dropped: boolean, answered: number[]): string | undefined {
+  if (attempts === 0) return undefined;
+  if (dropped) return 'dropped';
+  return answered.length > 0 ? 'delivered' : 'failed';
 }
 
 /** Until every instance's readiness route answers 200 (after a Redis restart). */
@@ -264,19 +318,26 @@ interface FaultContext {
   windows: Window[];
   /** Resolves at this share of the people's arrival span. */
   at: (share: number) => Promise<void>;
-  restartRedis: () => Promise<void>;
+  /** Stops redis-server, starts it again `redisDownMs` later: when it was away. */
+  restartRedis: () => Promise<{ from: number; to: number }>;
   serversReady: () => Promise<void>;
 }
 
 /** The faults, while people verify: a crash mid long-poll, a Redis restart, a rolling restart. */
 async function injectFaults(ctx: FaultContext): Promise<void> {
   const { options, instances, haproxy, windows } = ctx;
-  const window = async (name: string, run: () => Promise<void>) => {
+  const window = async (name: string, run: () => Promise<Partial<Window> | undefined>) => {
     const before = await haproxy.stats();
     const from = Date.now();
     options.log(`fault: ${name}`);
-    await run();
-    windows.push({ name, from, to: Date.now(), balancer: statsDelta(before, await haproxy.stats()) });
+    const more = await run();
+    windows.push({
+      name,
+      from,
+      to: Date.now(),
+      balancer: statsDelta(before, await haproxy.stats()),
+      ...more,
+    });
   };
   if (options.faults.kill) {
     await ctx.at(0.25);
@@ -285,14 +346,18 @@ async function injectFaults(ctx: FaultContext): Promise<void> {
       await sleep(2000);
       await instances.start('app2');
       await haproxy.waitUp(['app2']);
+      return undefined;
     });
   }
   if (options.faults.redisRestart) {
     await ctx.at(0.45);
-    await window('redis-server restarted', async () => {
-      await ctx.restartRedis();
+    const down = options.redisDownMs ?? 0;
+    const name = down > 0 ? `redis-server down ${down / 1000} s, restarted` : 'redis-server restarted';
+    await window(name, async () => {
+      const storeDown = await ctx.restartRedis();
       await ctx.serversReady();
       await haproxy.waitUp();
+      return { storeDown };
     });
   }
   if (options.faults.rollingRestart) {
@@ -303,6 +368,7 @@ async function injectFaults(ctx: FaultContext): Promise<void> {
         await instances.start(name);
         await haproxy.waitUp([name]);
       }
+      return undefined;
     });
   }
 }
