@@ -18,14 +18,19 @@ export const widgetPage = (autoStart: boolean) =>
 /** The same page with the widget replaced by the least a page must do to show the QR. */
 const LIMIT_PAGE = page('/bench/qr-limit.js', '<main></main>');
 
-/** One POST for the answer, one <img> from its data: URL. */
-const LIMIT_CODE =
-  "const r=await fetch('/bench/qr-limit/session',{method:'POST',headers:{'content-type':'application/json'},body:'{\"locale\":\"en\"}'});" +
+/** One POST to `url` for the answer, one <img> from its data: URL. */
+const paintFrom = (url: string) =>
+  `const r=await fetch('${url}',{method:'POST',headers:{'content-type':'application/json'},body:'{"locale":"en"}'});` +
   "const i=document.createElement('img');i.src=(await r.json()).qrImage;i.width=192;i.height=192;document.querySelector('main').append(i);";
+const LIMIT_CODE = paintFrom('/bench/qr-limit/session');
 
-/** The click's limit (`ui.clickToQr`): a Start button whose click does LIMIT_CODE's work. */
+/**
+ * The click's limit (`ui.clickToQr`): a Start button whose click asks the kit itself for a session
+ * (the same server work and the same bytes as the widget's click) and paints its QR: the ratio is the
+ * widget's own cost in the browser.
+ */
 const CLICK_LIMIT_PAGE = page('/bench/click-limit.js', '<main><button type="button">Start</button></main>');
-const CLICK_LIMIT_CODE = `document.querySelector('button').addEventListener('click',async()=>{${LIMIT_CODE}});`;
+const CLICK_LIMIT_CODE = `document.querySelector('button').addEventListener('click',async()=>{${paintFrom('/identity/session')}});`;
 
 /**
  * The physical limit of the widget's time to QR (`ui.timeToQr.slow3g`), on the integrator's app:
