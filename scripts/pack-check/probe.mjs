@@ -63,6 +63,7 @@ export const probeHonoExample = (url) => probeGate(url, { api: '/account', cooki
 
 /**
  * An App Router app of @verify-kit/next's three README files under `next start`: the Hono example's
- * answers (one gate's rules, in the proxy here).
+ * answers (one gate's rules, in the proxy here); `next start` is production, so the visitor's cookie
+ * is `__Host-vk_visitor` (Secure) whatever scheme reaches it.
  */
-export const probeNextApp = probeHonoExample;
+export const probeNextApp = (url) => probeGate(url, { api: '/account', cookies: ['__Host-vk_visitor'] });
