@@ -62,7 +62,7 @@ export const FIGURES = {
   'widget.standalone.minBytes': { bench: 'sizes', unit: 'B' },
   // Issue 13's 10,240 B is retired (issue 24: what the person waits for, ui.timeToQr, counts); the
   // ceiling of the widget's size test stays.
-  'widget.standalone.gzipBytes': { bench: 'sizes', unit: 'B', goal: atMost(11_400) },
+  'widget.standalone.gzipBytes': { bench: 'sizes', unit: 'B', goal: atMost(11_450) },
   'widget.standalone.brotliBytes': { bench: 'sizes', unit: 'B' },
   'widget.split.litGzipBytes': { bench: 'sizes', unit: 'B' },
   'widget.split.ownGzipBytes': { bench: 'sizes', unit: 'B' },
