@@ -15,6 +15,7 @@ export const BENCH_NAMES = [
   'next',
   'peers',
   'sql',
+  'otel',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
@@ -117,6 +118,14 @@ export const FIGURES = {
   'sql.gate.visitVsPlain': { bench: 'sql', unit: '×', goal: ratio(0.8) },
   'sql.gate.anonymousVisitVsPlain': { bench: 'sql', unit: '×' },
   'sql.createRatioVsMemory': { bench: 'sql', unit: '×', goal: ratio(0.9) },
+  // @verify-kit/otel (issue 41), core's Fetch door on Node, 50 anonymous visitors inside their visits,
+  // `{ ratio, low, high }`: the gate with `instrumentation: openTelemetry()` and no SDK registered ÷
+  // the same gate with no hook, and with the SDK recording ÷ no hook; the gate alone in the app's
+  // process (`gate`: the hook's share undiluted), then its routes over HTTP (`server`).
+  'otel.gate.hookNoSdkVsNoHook': { bench: 'otel', unit: '×', goal: ratioAtLeast(0.98) },
+  'otel.gate.sdkVsNoHook': { bench: 'otel', unit: '×' },
+  'otel.server.hookNoSdkVsNoHook': { bench: 'otel', unit: '×' },
+  'otel.server.sdkVsNoHook': { bench: 'otel', unit: '×' },
 } as const satisfies Record<string, FigureSpec>;
 
 export type FigureKey = keyof typeof FIGURES;
