@@ -1,8 +1,9 @@
-import { capturingLogger, type FetchContext, type Listening, serveFetch } from '@verify-kit/testkit';
+import { capturingLogger, type Listening, serveFetch } from '@verify-kit/testkit';
 import pg from 'pg';
-import { createVerifyKit, readCookie, type VerifyKit } from '../../src/index.js';
+import { createVerifyKit, type VerifyKit } from '../../src/index.js';
 import type { Logger } from '../../src/shared/log.js';
 import { pgDriver, sqlStore } from '../../src/sql.js';
+import { appOf, userOf } from './fetch-app.js';
 
 // An integrator's Fetch server with the kit's state in their PostgreSQL (sqlStore over pg's Pool),
 // as the SQL tests run it in the test's process and as a child process (fixtures/sql-instance.ts).
@@ -29,30 +30,6 @@ export interface SqlInstance {
 }
 
 export const SECRET = 'sql-store-test-secret-0123456789abcdefghij';
-
-/** The account the app's test sign-in put in its `user` cookie. */
-const userOf = (request: Request) => readCookie(request.headers, 'user', { secure: false });
-
-/**
- * The kit under /identity, `POST /login?user=…` (the test sign-in: a cookie accountOf reads),
- * `POST /forget`, and every other path gated (`GET /api/data`: 403 JSON when refused).
- */
-function appOf(kit: VerifyKit) {
-  return async (request: Request, context: FetchContext): Promise<Response> => {
-    const url = new URL(request.url);
-    if (url.pathname.startsWith('/identity/')) return kit.handle(request, context);
-    if (url.pathname === '/login' && request.method === 'POST') {
-      const user = encodeURIComponent(url.searchParams.get('user') ?? '');
-      return Response.json({ ok: true }, { headers: { 'set-cookie': `user=${user}; Path=/; HttpOnly` } });
-    }
-    if (url.pathname === '/forget' && request.method === 'POST') {
-      return Response.json({ forgotten: true }, { headers: (await kit.forget(request, context)).headers });
-    }
-    const result = await kit.gate(request, undefined, context);
-    if (result.kind !== 'granted') return result.response;
-    return Response.json({ gated: url.pathname }, { headers: result.headers });
-  };
-}
 
 /** One instance: its own pool (on the schema), kit and HTTP server. */
 export async function startSqlInstance(options: SqlInstanceOptions): Promise<SqlInstance> {
