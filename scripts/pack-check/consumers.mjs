@@ -97,19 +97,21 @@ export async function checkHono(root, dir, tarballs) {
   await copyFile(join(root, 'examples/hono/server.ts'), join(dir, 'server.ts'));
   await copyFile(join(root, 'examples/otel/hono.ts'), join(dir, 'otel.ts'));
   await typecheck(root, dir);
+  const modules = {};
   for (const name of ['hono', 'otel']) {
     const neutral = await checkNeutralBundle(join(dir, `node_modules/@verify-kit/${name}/dist/index.js`));
     if (neutral.offences.length > 0) {
       const found = neutral.offences.map(({ path, importer }) => `${path} (imported by ${importer})`);
       throw new Error(`@verify-kit/${name}'s published entry imports what Workers lack: ${found.join(', ')}`);
     }
+    modules[name] = neutral.inputs;
   }
   const { phase } = await probeAgainstSandbox(dir, ['node', ['out/server.js']], {
     ready: LISTENING,
     env: { VERIFY_KIT_SECRET: PACK_CHECK_SECRET, PORT: '0' },
     probe: probeHonoExample,
   });
-  return { phase, modules: neutral.inputs };
+  return { phase, modules: modules.hono, otelModules: modules.otel };
 }
 
 /** The README's files of @verify-kit/next: its ```ts blocks that begin with `// <path>`. */

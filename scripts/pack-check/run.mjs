@@ -93,7 +93,7 @@ async function main() {
       '@verify-kit/protocol': spec('protocol'),
     });
     log(
-      `  the installed main entry bundles neutral (${hono.modules} modules); the example gated a visitor, then started one: ${hono.phase}`,
+      `  the installed main entries bundle neutral (hono ${hono.modules} modules, otel ${hono.otelModules}); the example gated a visitor, then started one: ${hono.phase}`,
     );
     await nextInstalled;
     log("next project: the Next README's three files: tsc, next build, tsc, next start against the sandbox");
