@@ -214,13 +214,9 @@ describe('a visit, a refusal, an outage, a limit, webhooks and a long-poll', () 
     const leaks = values.filter((value) => personal.some((data) => value.includes(data)));
     expect(leaks).toEqual([]);
   });
-});
 
-test('each metric of the table is recorded by this run, under the names the README gives', () => {
-  const recorded = [...series.keys()].sort();
-  expect(recorded).toEqual(
-    Object.values(METRICS)
-      .map((metric) => metric.name)
-      .sort(),
-  );
+  test('each metric of the table is recorded by this run, under the names the README gives', () => {
+    const names = Object.values(METRICS).map((metric) => metric.name);
+    expect([...series.keys()].sort()).toEqual(names.sort());
+  });
 });
