@@ -167,6 +167,8 @@ export class Decisions extends DecisionStore {
     if (this.#refreshing.has(key)) return staleGrant;
     this.#refreshing.set(key, true);
     const read = this.reader.read(identificationId, { cause: KIT_READ });
+    // A read that outlasts the wait goes on to update this process (Workers: within waitUntil).
+    req.waitUntil?.(read.catch(() => undefined));
     let identification: Awaited<typeof read> | undefined;
     try {
       identification = await withinMs(read, INLINE_REFRESH_WAIT_MS);
