@@ -16,7 +16,7 @@ import {
 import type { Dispatcher } from 'undici';
 import { sleep } from '../stats.js';
 
-/** What the phone does with the document: the sandbox approves or rejects it. */
+/** What the reviewer decides of the person's document: the sandbox approves or rejects it. */
 export type Decision = 'approve' | 'reject';
 
 /** A failed exchange: a status with the kit's error code, or `network:<code>` when no answer came. */
@@ -62,6 +62,13 @@ export interface PersonContext {
   decision: Decision;
   /** The time the person takes between seeing the QR and showing the document (ms). */
   thinkMs: number;
+  /**
+   * When the reviewer decides, after the document was submitted: the sandbox's automatic review puts
+   * it in manual review after its review delay, and the decision comes at a random moment after it,
+   * so that the decision falls anywhere in the kit's re-read cycle (a fixed review time would line
+   * up with it, and the lost webhook's wait would be the same every time).
+   */
+  decideAfterMs: number;
   deadline: number;
 }
 
@@ -163,7 +170,8 @@ export async function runPerson(ctx: PersonContext): Promise<PersonResult> {
     const following = follow(browser, result, send, fail, ctx.deadline);
     following.catch(() => {}); // awaited below; a give-up before then is not unhandled
     await sleep(ctx.thinkMs);
-    await ctx.sandbox.submitDocument(ids.id, { scenario: ctx.decision });
+    await ctx.sandbox.submitDocument(ids.id, { scenario: 'manual_review' });
+    await decide(ctx, ids.identificationId);
     await following;
     const gate = await visible('gate', [200, 303, 403], () => browser.get('/account'));
     result.gateStatus = gate.status;
@@ -171,6 +179,22 @@ export async function runPerson(ctx: PersonContext): Promise<PersonResult> {
     result.gaveUp = error instanceof Error ? error.message : String(error);
   }
   return result;
+}
+
+/** The reviewer's decision `decideAfterMs` after the submission, once the document is in manual review. */
+async function decide(ctx: PersonContext, identificationId: string): Promise<void> {
+  await sleep(ctx.decideAfterMs);
+  const status = ctx.decision === 'approve' ? 'APPROVED' : 'REJECTED';
+  for (;;) {
+    try {
+      await ctx.sandbox.decide(identificationId, status);
+      return;
+    } catch (error) {
+      // 409 while the automatic review still runs (a loaded machine): a moment later.
+      if (Date.now() > ctx.deadline) throw new GiveUp(`review: ${String(error)}`);
+      await sleep(100);
+    }
+  }
 }
 
 /** The widget's status follower: long-polls until a final phase, backing off as it does. */

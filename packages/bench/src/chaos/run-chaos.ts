@@ -24,7 +24,10 @@ export interface ChaosOptions {
   rejectEvery: number;
   /** A new person arrives every this many ms. */
   arrivalEveryMs: number;
-  /** The sandbox's automatic review time. */
+  /**
+   * The sandbox's automatic review time; the document is then in manual review until the reviewer
+   * decides, 0.25 to 2.25 s later, at a random moment.
+   */
   reviewDelayMs: number;
   /** kit.shutdown()'s drain on SIGTERM. */
   drainMs: number;
@@ -194,6 +197,7 @@ async function arrive(options: ChaosOptions, siteUrl: string, sandbox: SandboxCo
         sandbox,
         decision,
         thinkMs: 500 + Math.random() * 3000,
+        decideAfterMs: options.reviewDelayMs + 250 + Math.random() * 2000,
         deadline: options.deadline,
       })
         .then(async (result) => ({

@@ -73,7 +73,7 @@ export class EventDelivery {
   // Events this process knows told (by itself or another instance): no store call for them again.
   readonly #told = new BoundedMap<string, true>(100_000, DELIVERY_HORIZON_MS);
   // The claims this process holds, by event id: a retry after a store failure goes on with its own.
-  readonly #mine = new Map<string, string>();
+  readonly #mine = new BoundedMap<string, string>(10_000, DELIVERY_HORIZON_MS);
   // A look at the identification again once another instance's claim has run out, by event id.
   readonly #rechecks = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #running = new Set<Promise<unknown>>();
