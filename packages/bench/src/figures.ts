@@ -82,7 +82,7 @@ export const FIGURES = {
   'push.decisionToUiMs': { bench: 'push', unit: 'ms', goal: atMost(300, 'webhooks', 'median') },
   // `{ count, median, p95, p99, max }` (issue 40, finding 9): the same decision when its webhook is
   // lost (push's `polling` samples: no webhook, the decision at a random point of the kit's re-read
-  // cycle); a long-poll waiting in review re-reads every 1250 ms.
+  // cycle); a long-poll on a pending verification re-reads every 1250 ms.
   'push.lostWebhookToUiMs': { bench: 'push', unit: 'ms', goal: atMost(2000, 'p99') },
   'gate.throughputRatio.distinctVsLimit': { bench: 'gate', unit: '×', goal: ratio(0.9) },
   'gate.throughputRatio.accountMemoryVsLimit': { bench: 'gate', unit: '×', goal: ratio(0.9) },

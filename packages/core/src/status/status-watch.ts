@@ -1,5 +1,5 @@
 import type { Identification } from '@verify-kit/client/fetch';
-import { PHASE, type Phase } from '@verify-kit/protocol';
+import { isFinalPhase, type Phase } from '@verify-kit/protocol';
 import { KIT_READ, type ReadCause } from '../limits/read-budget.js';
 import { identificationKey } from '../shared/identification-key.js';
 import type { StatusReader } from './status-reader.js';
@@ -23,8 +23,8 @@ interface Watch {
   dirty: boolean;
   /** Whose reads the scheduled re-reads are (the first watcher's request: the read budget). */
   cause: ReadCause;
-  /** The person waits for a decision (in review): re-read every DECIDING_INTERVAL_MS. */
-  deciding: boolean;
+  /** The verification is pending (a long-poll waits for its next phase): re-read every PENDING_INTERVAL_MS. */
+  pending: boolean;
   /** The last answer of a re-read: the same one again means the budget answered it, not the service. */
   last: Identification | undefined;
   /** The last re-read was not a new upstream read (the read budget refused it): back to pollIntervalMs. */
@@ -32,19 +32,17 @@ interface Watch {
 }
 
 /**
- * How often a person waiting for a decision has it re-read while a long-poll waits (at most: never
- * more often than pollIntervalMs says): a lost webhook then costs the person at most this, not
- * pollIntervalMs. Within the read budget (5 reads per client in 5 s by default: 4 of them), and a
- * re-read the budget refuses slows the identification back to pollIntervalMs.
+ * How often a pending verification is re-read while a long-poll waits on it (at most: never more
+ * often than pollIntervalMs says): a lost webhook then costs the person at most this, not
+ * pollIntervalMs, whichever webhooks were lost (the submission's too: the decision may then come
+ * while the kit still shows the QR). Within the read budget (5 reads per client in 5 s by default:
+ * 4 of them), and a re-read the budget refuses slows the identification back to pollIntervalMs.
  */
-export const DECIDING_INTERVAL_MS = 1250;
-
-/** The phases in which the next change is the service's decision. */
-const DECIDING: readonly Phase[] = [PHASE.IN_REVIEW, PHASE.IN_MANUAL_REVIEW];
+export const PENDING_INTERVAL_MS = 1250;
 
 /**
  * The long-polls' view of the upstream: one re-read per identification every interval however many
- * tabs wait on it (DECIDING_INTERVAL_MS while a decision is due, pollIntervalMs otherwise), and one
+ * tabs wait on it (PENDING_INTERVAL_MS while the verification is pending), and one
  * re-read at once when a webhook hint arrives. Nothing is scheduled for an identification nobody
  * waits on.
  */
@@ -62,7 +60,7 @@ export class StatusWatch {
    */
   add(identificationId: string, watcher: Watcher, cause: ReadCause = KIT_READ, phase?: Phase): () => void {
     let watch = this.#watches.get(identificationKey(identificationId));
-    const deciding = phase !== undefined && DECIDING.includes(phase);
+    const pending = phase !== undefined && !isFinalPhase(phase);
     if (watch === undefined) {
       watch = {
         identificationId,
@@ -71,14 +69,14 @@ export class StatusWatch {
         reading: false,
         dirty: false,
         cause,
-        deciding,
+        pending,
         last: undefined,
         refused: false,
       };
       this.#watches.set(identificationKey(identificationId), watch);
       this.#schedule(identificationId, watch);
-    } else if (deciding !== watch.deciding) {
-      watch.deciding = deciding;
+    } else if (pending !== watch.pending) {
+      watch.pending = pending;
       if (watch.timer !== undefined) this.#schedule(identificationId, watch);
     }
     watch.watchers.add(watcher);
@@ -119,8 +117,8 @@ export class StatusWatch {
   #schedule(identificationId: string, watch: Watch): void {
     clearTimeout(watch.timer);
     const interval =
-      watch.deciding && !watch.refused
-        ? Math.min(this.pollIntervalMs, DECIDING_INTERVAL_MS)
+      watch.pending && !watch.refused
+        ? Math.min(this.pollIntervalMs, PENDING_INTERVAL_MS)
         : this.pollIntervalMs;
     watch.timer = setTimeout(() => this.#read(identificationId, watch, watch.cause, 'poll'), interval);
   }
