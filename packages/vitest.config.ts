@@ -23,6 +23,7 @@ const UNIT = [
   'examples/test/docs-options.test.ts',
   'examples/test/quick-start-ci.test.ts',
   'examples/test/readme-blocks.test.ts',
+  'packages/bench/test/chaos-figures.test.ts',
   'packages/bench/test/results.test.ts',
   'packages/bench/test/stats.test.ts',
   'packages/client/test/errors.test.ts',

@@ -88,6 +88,8 @@ export const bench: Bench = {
     return {
       figures: {
         'push.decisionToUiMs': { webhooks: { ...withWebhooks.stats }, polling: { ...polling.stats } },
+        // A lost webhook: the decision reaches the browser by the long-poll's re-reads alone.
+        'push.lostWebhookToUiMs': { ...polling.stats },
       },
       details: {
         pollIntervalMs: POLL_INTERVAL_MS,

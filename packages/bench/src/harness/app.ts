@@ -9,11 +9,11 @@ import {
   createRedisStatusBus,
   type RedisStatusBus,
 } from '@verify-kit/express/redis';
-import { RedisStore } from 'connect-redis';
 import express, { type Request, type RequestHandler } from 'express';
 import session, { type Store } from 'express-session';
 import { createClient } from 'redis';
 import { Pool } from 'undici';
+import { PatientRedisStore } from './patient-sessions.js';
 import { mountQrLimit, widgetPage } from './qr-limit.js';
 
 /** Where a verification is bound: the browser session (anonymous), or the signed-in account in a store. */
@@ -173,7 +173,7 @@ function sharedParts(url: string | undefined) {
   const client = redisClient(url, 'shared instances');
   const bus = createRedisStatusBus({ url: client.options.url! });
   return {
-    sessions: new RedisStore({ client, prefix: 'bench-sess:' }),
+    sessions: new PatientRedisStore({ client, prefix: 'bench-sess:' }, client),
     /** connect-redis's client, for the shared creation limits too (as the express README shows). */
     client,
     bus,
