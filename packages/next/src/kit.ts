@@ -1,3 +1,4 @@
+import { createClient } from '@verify-kit/client';
 import {
   type VerifyKit as CoreKit,
   type VerifyKitOptions as CoreOptions,
@@ -11,7 +12,6 @@ import {
   type StatusOfResult,
   VerifyKitError,
 } from '@verify-kit/core';
-import { createClient } from '@verify-kit/client';
 import { countInNode } from '@verify-kit/core/internal/redis/counters';
 // next/navigation would bring the App Router's React contexts into route handlers' bundles (which lack them).
 import { redirect } from 'next/dist/client/components/redirect.js';
