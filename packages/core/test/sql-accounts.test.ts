@@ -6,11 +6,10 @@
 // SIGKILL right after a sign-up loses nothing; and PostgreSQL restarting during visits follows the
 // Redis outage rules: 503 while the store does not answer, never a pass, the stored decisions served
 // again once it does (within staleIfErrorMs while the service is down too).
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generateWebhookSecret } from '@verify-kit/client';
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
 import { createSandboxControl } from '@verify-kit/sandbox/control';
@@ -21,6 +20,8 @@ import {
   deliverWebhook,
   expectKeyNeverLeaked,
   freePort,
+  type InstanceProcess,
+  startInstanceProcess,
   startPostgresServer,
   until,
   verifyIn,
@@ -47,42 +48,7 @@ let a: SqlInstance;
 let b: SqlInstance;
 let settings: SqlInstanceOptions;
 let dataDir: string;
-let killed: ChildInstance;
-
-interface ChildInstance {
-  /** Its URL once it listens; rejects if it exits first. */
-  url: Promise<string>;
-  /** SIGKILL; resolves once it has exited. */
-  kill(): Promise<void>;
-}
-
-/** An instance of the app in a process of its own (fixtures/sql-instance.ts), on the same tables. */
-function startChildInstance(options: SqlInstanceOptions): ChildInstance {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      import.meta.resolve('tsx'),
-      new URL('./fixtures/sql-instance.ts', import.meta.url).pathname,
-    ],
-    { env: { ...process.env, SQL_INSTANCE: JSON.stringify(options) }, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = once(child, 'exit');
-  const url = Promise.race([
-    once(child.stdout!, 'data').then(([line]) => /listening (\S+)/.exec(String(line))?.[1] ?? ''),
-    exited.then(([code, signal]) => Promise.reject(new Error(`the instance exited: ${code ?? signal}`))),
-  ]);
-  url.catch(() => undefined); // awaited (and thrown) by the test
-  return {
-    url,
-    async kill() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
+let killed: Promise<InstanceProcess>;
 
 function countingAccepted(): Logger {
   const logger = capturingLogger();
@@ -126,11 +92,14 @@ beforeAll(async () => {
   a = await startSqlInstance({ ...settings, ...inProcess, port, logger: countingAccepted() });
   b = await startSqlInstance({ ...settings, ...inProcess, logger: countingAccepted() });
   // Started now, used by the SIGKILL test: its start (tsx compiling the sources) overlaps the tests before.
-  killed = startChildInstance(settings);
+  killed = startInstanceProcess(fileURLToPath(new URL('./fixtures/sql-instance.ts', import.meta.url)), {
+    SQL_INSTANCE: JSON.stringify(settings),
+  });
+  killed.catch(() => undefined); // awaited (and thrown) by the test
 });
 
 afterAll(async () => {
-  await killed?.kill();
+  await (await killed?.catch(() => undefined))?.stop();
   await b?.close();
   await a?.close();
   await admin?.end();
@@ -235,14 +204,17 @@ describe('a kit on a database whose tables were never made', () => {
 });
 
 describe('an instance killed with SIGKILL', () => {
-  it('loses no binding: the sign-up it answered is the account’s on the other instance', async () => {
+  it('loses no binding: the sign-up it answered is the account’s on the other instance', {
+    timeout: 90_000,
+  }, async () => {
+    const instance = await killed;
     try {
-      const device = await signedIn({ url: await killed.url }, 'katherine');
+      const device = await signedIn(instance, 'katherine');
       const started = await device.post<{ sessionCode: string }>('/identity/session');
       expect(started.status).toBe(201);
     } finally {
       // The crash: no close, no drain, right after the answer.
-      await killed.kill();
+      instance.kill();
     }
     const onB = await signedIn(b, 'katherine');
     const status = await onB.get<{ status: string }>('/identity/status');

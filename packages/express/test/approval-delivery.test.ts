@@ -95,7 +95,7 @@ async function read(on: InstanceProcess, account: string) {
   return answer.json.phase;
 }
 
-describe('an approval is told once, whatever stops the instance telling it', { timeout: 45_000 }, () => {
+describe('an approval is told once, whatever stops the instance telling it', { timeout: 120_000 }, () => {
   it('killed (SIGKILL) right after its write recorded APPROVED: the next read on another instance tells it', async () => {
     const [a, b] = await Promise.all([instance('a1', 'freeze-after-approval'), instance('b1')]);
     const identificationId = await approvedAt(a, 'ada');

@@ -23,7 +23,7 @@ const TSX = import.meta.resolve('tsx');
 export function startInstanceProcess(
   entry: string,
   env: Record<string, string>,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
 ): Promise<InstanceProcess> {
   const child = spawn(process.execPath, ['--conditions=source', '--import', TSX, entry], {
     env: { ...process.env, ...env },
