@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Unit and integration tests of the Node packages and the demo server, run from the repository root
 // (`pnpm test:unit`). Sources are resolved through the `source` export condition, so tests never
@@ -65,6 +66,43 @@ const ALL = [
   'examples/test/**/*.test.ts',
 ];
 
+/**
+ * The files that take longest (tens of seconds: a Next.js build, instances killed and their claims
+ * left to run out, floods of requests), started first: a worker that drew one of them last would
+ * hold the whole run up after the others are done. A fresh clone has no timings of earlier runs.
+ */
+const LONGEST = [
+  'examples/test/next-example.test.ts',
+  'packages/express/test/approval-delivery.test.ts',
+  'packages/express/test/visits.test.ts',
+  'packages/core/test/red-team.test.ts',
+  'packages/hono/test/red-team.test.ts',
+  'packages/core/test/sql-accounts.test.ts',
+  'packages/runtime-tests/test/workerd-instances.test.ts',
+  'packages/runtime-tests/test/workerd.test.ts',
+  'packages/express/test/read-budget.test.ts',
+  'demo/test/demo-hardening.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST.findIndex((path) => file.moduleId.endsWith(path));
+      return at === -1 ? LONGEST.length : at;
+    };
+    return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+/**
+ * CI's second Node (VITEST_NODE_PASS=1, .ci/run): the packages' own tests only, not what runs the
+ * same whatever Node runs it (the examples and the demo, Bun, Deno and workerd).
+ */
+const SAME_ON_EVERY_NODE =
+  process.env.VITEST_NODE_PASS === '1'
+    ? ['examples/**', 'demo/**', 'packages/runtime-tests/**', 'packages/bench/**']
+    : [];
+
 /** Workers for unit + integration; VITEST_WORKERS overrides (e.g. 1 to compare with a serial run). */
 const WORKERS = Number(process.env.VITEST_WORKERS ?? 3);
 
@@ -76,6 +114,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
@@ -96,7 +135,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ALL,
-          exclude: [...configDefaults.exclude, ...UNIT, ...CHAOS, ...ISOLATED],
+          exclude: [...configDefaults.exclude, ...UNIT, ...CHAOS, ...ISOLATED, ...SAME_ON_EVERY_NODE],
           // A worker's files share one module registry: each file imports the workspace's sources
           // once per worker, not once per file (measured: 165 s -> 101 s for these projects, half
           // the CPU). Every file starts and closes its own servers, kits and stores; only
