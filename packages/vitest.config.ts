@@ -11,8 +11,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // - isolated: files that replace a module (vi.mock), each in a module registry of its own;
 // - integration: every other test file, most with real sockets on 127.0.0.1, the sandbox, Redis or
 //   child processes (a new file lands here unless listed);
-// - chaos: the bench's chaos test (HAProxy, Redis restarts, kill -9), alone and after the others, so
-//   no other suite's load stretches its faults.
+// - alone: the bench's chaos test (HAProxy, Redis restarts, kill -9) and the read floods, one file
+//   at a time after the others, so no other suite's load stretches their faults or starves a flood.
 // unit, isolated and integration run together, on WORKERS workers: the suites mostly wait on sockets, so
 // Vitest's default (one worker fewer than the cores: 1 on CI's 2) leaves the cores idle.
 
@@ -56,7 +56,16 @@ const UNIT = [
   'packages/protocol/test/**/*.test.ts',
   'packages/widget/test/**/*.test.ts',
 ];
-const CHAOS = ['packages/bench/test/chaos.test.ts'];
+/**
+ * What must run with nothing else: the chaos run (HAProxy, Redis restarts, kill -9) and the read
+ * floods (each must keep up 120 polls a second: another suite's load would starve it, not the kit).
+ */
+const ALONE = [
+  'packages/bench/test/chaos.test.ts',
+  'packages/express/test/read-flood.test.ts',
+  'packages/core/test/read-flood.test.ts',
+  'packages/hono/test/read-flood.test.ts',
+];
 /** Test files that replace a module (vi.mock): each in a fresh module registry of its own. */
 const ISOLATED = ['packages/next/test/kit.test.ts'];
 const ALL = [
@@ -75,12 +84,9 @@ const LONGEST = [
   'examples/test/next-example.test.ts',
   'packages/express/test/approval-delivery.test.ts',
   'packages/express/test/visits.test.ts',
-  'packages/core/test/red-team.test.ts',
-  'packages/hono/test/red-team.test.ts',
   'packages/core/test/sql-accounts.test.ts',
   'packages/runtime-tests/test/workerd-instances.test.ts',
   'packages/runtime-tests/test/workerd.test.ts',
-  'packages/express/test/read-budget.test.ts',
   'demo/test/demo-hardening.test.ts',
 ];
 
@@ -135,7 +141,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ALL,
-          exclude: [...configDefaults.exclude, ...UNIT, ...CHAOS, ...ISOLATED, ...SAME_ON_EVERY_NODE],
+          exclude: [...configDefaults.exclude, ...UNIT, ...ALONE, ...ISOLATED, ...SAME_ON_EVERY_NODE],
           // A worker's files share one module registry: each file imports the workspace's sources
           // once per worker, not once per file (measured: 165 s -> 101 s for these projects, half
           // the CPU). Every file starts and closes its own servers, kits and stores; only
@@ -147,7 +153,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'chaos', include: CHAOS, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
   },

@@ -1,7 +1,8 @@
 // `pnpm test`: every test, the build first. Vitest's unit and integration projects run beside the
 // widget's browser tests (the first wait mostly on sockets, the second on Chromium: side by side
-// they take 150 s where one after the other took 173), then Vitest's chaos project alone (HAProxy,
-// Redis restarts, kill -9: no other suite's load may stretch its faults), then the end-to-end suite
+// they take 150 s where one after the other took 173), then Vitest's alone project (the chaos run's
+// HAProxy, Redis restarts and kill -9, and the read floods: no other suite's load may stretch their
+// faults or starve a flood), then the end-to-end suite
 // (its clocks alone too: beside the rest it took longer than after it, and the floods failed). The
 // widget's output is held and printed when it ends, so Vitest's own stays readable; any failure
 // fails the command after the stage it is in.
@@ -66,6 +67,6 @@ await stage(
   [...vitest('unit', 'isolated', 'integration')],
   playwright('packages/widget', { held: true }),
 );
-await stage("Vitest's chaos project, alone", vitest('chaos'));
+await stage("Vitest's alone project: the chaos run and the read floods, one at a time", vitest('alone'));
 await stage('end to end, in Chromium', playwright('e2e'));
 process.stdout.write(`\n== test: every test passed in ${seconds()}\n`);
