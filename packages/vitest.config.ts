@@ -101,12 +101,34 @@ class LongestFirst extends BaseSequencer {
 }
 
 /**
- * CI's second Node (VITEST_NODE_PASS=1, .ci/run): the packages' own tests only, not what runs the
- * same whatever Node runs it (the examples and the demo, Bun, Deno and workerd).
+ * CI's second Node (VITEST_NODE_PASS=1, .ci/run) runs what can differ by runtime: the packages' own
+ * tests, minus what runs the same whatever Node runs it — the examples and the demo, Bun, Deno and
+ * workerd (their own binaries), the bench, and the engine's long scenario suites below, whose every
+ * Node API (sockets, fetch, crypto, child processes, Redis, SQL) the files kept use too.
  */
 const SAME_ON_EVERY_NODE =
   process.env.VITEST_NODE_PASS === '1'
-    ? ['examples/**', 'demo/**', 'packages/runtime-tests/**', 'packages/bench/**']
+    ? [
+        'examples/**',
+        'demo/**',
+        'packages/runtime-tests/**',
+        'packages/bench/**',
+        'packages/core/test/red-team.test.ts',
+        'packages/core/test/sql-accounts.test.ts',
+        'packages/express/test/approval-delivery.test.ts',
+        'packages/express/test/coalescing.test.ts',
+        'packages/express/test/decision-latency.test.ts',
+        'packages/express/test/definitive-answers.test.ts',
+        'packages/express/test/false-grants.test.ts',
+        'packages/express/test/fault-matrix.test.ts',
+        'packages/express/test/limits.test.ts',
+        'packages/express/test/outage.test.ts',
+        'packages/express/test/properties.test.ts',
+        'packages/express/test/shared-limits.test.ts',
+        'packages/express/test/threats-server.test.ts',
+        'packages/express/test/visits.test.ts',
+        'packages/hono/test/red-team.test.ts',
+      ]
     : [];
 
 /** Workers for unit + integration; VITEST_WORKERS overrides (e.g. 1 to compare with a serial run). */
@@ -121,6 +143,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     sequence: { sequencer: LongestFirst },
+    // Each file starts with log lines and browser responses of its own (files share a registry).
+    setupFiles: ['packages/testkit/src/per-file-state.ts'],
     projects: [
       {
         extends: true,
