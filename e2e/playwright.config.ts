@@ -20,6 +20,9 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 900 },
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (actions, DOM snapshots, network), without the screencast:
+    // recording frames for every test took 21% of the suite's time (120 s -> 95 s without traces,
+    // 99 s with snapshots alone); screenshot above keeps the last frame of a failure.
+    trace: { mode: 'retain-on-failure', screenshots: false },
   },
 });

@@ -66,34 +66,40 @@ async function main() {
     });
     nextInstalled.catch(() => {}); // awaited below; a failure is reported there, not as unhandled
 
+    // The three projects wait mostly on npm and on their servers' starts: side by side (measured on
+    // CI's two cores, beside lint and the Node 24 pass: one after the other they took 67 s).
     log('frontend-only project (widget): npm install, tsc --strict --skipLibCheck false');
-    // The widget's one dependency of ours, @verify-kit/protocol, is not in a registry yet: its tarball too.
-    await checkFrontend(root, join(work, 'frontend'), {
-      '@verify-kit/widget': spec('widget'),
-      '@verify-kit/protocol': spec('protocol'),
-    });
     log('server project (express + core + client + sandbox): npm install, tsc, run against the sandbox');
-    const status = await checkServer(root, join(work, 'server'), {
-      '@verify-kit/express': spec('express'),
-      '@verify-kit/core': spec('core'),
-      '@verify-kit/client': spec('client'),
-      '@verify-kit/sandbox': spec('sandbox'),
-      '@verify-kit/protocol': spec('protocol'),
-    });
-    log(`  the example gated a visitor without a verification, then started one: ${status.phase}`);
     log(
       'hono project (hono + @hono/node-server + core + client + sandbox + otel): npm install, tsc, neutral bundles, run',
     );
-    const hono = await checkHono(root, join(work, 'hono'), {
-      '@verify-kit/hono': spec('hono'),
-      '@verify-kit/otel': spec('otel'),
-      '@verify-kit/core': spec('core'),
-      '@verify-kit/client': spec('client'),
-      '@verify-kit/sandbox': spec('sandbox'),
-      '@verify-kit/protocol': spec('protocol'),
-    });
+    const [, status, hono] = await Promise.all([
+      // The widget's one dependency of ours, @verify-kit/protocol, is not in a registry yet: its tarball too.
+      checkFrontend(root, join(work, 'frontend'), {
+        '@verify-kit/widget': spec('widget'),
+        '@verify-kit/protocol': spec('protocol'),
+      }).then(() => log('  frontend-only project: type-checked')),
+      checkServer(root, join(work, 'server'), {
+        '@verify-kit/express': spec('express'),
+        '@verify-kit/core': spec('core'),
+        '@verify-kit/client': spec('client'),
+        '@verify-kit/sandbox': spec('sandbox'),
+        '@verify-kit/protocol': spec('protocol'),
+      }),
+      checkHono(root, join(work, 'hono'), {
+        '@verify-kit/hono': spec('hono'),
+        '@verify-kit/otel': spec('otel'),
+        '@verify-kit/core': spec('core'),
+        '@verify-kit/client': spec('client'),
+        '@verify-kit/sandbox': spec('sandbox'),
+        '@verify-kit/protocol': spec('protocol'),
+      }),
+    ]);
     log(
-      `  the installed main entries bundle neutral (hono ${hono.modules} modules, otel ${hono.otelModules}); the example gated a visitor, then started one: ${hono.phase}`,
+      `  server project: the example gated a visitor without a verification, then started one: ${status.phase}`,
+    );
+    log(
+      `  hono project: the installed main entries bundle neutral (hono ${hono.modules} modules, otel ${hono.otelModules}); the example gated a visitor, then started one: ${hono.phase}`,
     );
     await nextInstalled;
     log("next project: the Next README's three files: tsc, next build, tsc, next start against the sandbox");
