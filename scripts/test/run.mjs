@@ -1,6 +1,4 @@
-// `pnpm test`: every test, the build first. Then Vitest's unit, isolated and integration projects,
-// beside the typecheck (`pnpm typecheck`: the examples', the tests' and every README file's types
-// are what a user's compiler meets; Vitest leaves a quarter of CI's two cores idle, tsc fills it);
+// `pnpm test`: every test, the build first. Then Vitest's unit, isolated and integration projects;
 // then Vitest's alone project (the chaos run's HAProxy, Redis restarts and kill -9, and the read
 // floods: no other suite's load may stretch their faults or starve a flood); then, in Chromium, the
 // end-to-end suite beside the widget's browser tests. Measured on CI's two cores: Vitest alone
@@ -42,14 +40,6 @@ const playwright = (folder, options = {}) => [
   ['test'],
   { cwd: folder, ...options },
 ];
-/**
- * `pnpm <script>` with the pnpm that runs this (npm_execpath: `npx pnpm test` on a fresh machine has
- * no pnpm on PATH), its output held.
- */
-const pnpmScript = (script) =>
-  process.env.npm_execpath
-    ? [process.execPath, [process.env.npm_execpath, '-s', 'run', script], { held: true }]
-    : ['pnpm', ['-s', 'run', script], { held: true }];
 const vitest = (...projects) => [
   process.execPath,
   [
@@ -71,11 +61,7 @@ async function stage(name, ...commands) {
 }
 
 await stage('build', [process.execPath, ['scripts/build/run.mjs']]);
-await stage(
-  "Vitest's unit, isolated and integration projects, beside the typecheck",
-  vitest('unit', 'isolated', 'integration'),
-  pnpmScript('typecheck'),
-);
+await stage("Vitest's unit, isolated and integration projects", vitest('unit', 'isolated', 'integration'));
 await stage("Vitest's alone project: the chaos run and the read floods, one at a time", vitest('alone'));
 await stage(
   'in Chromium: the end-to-end suite, beside the widget',
