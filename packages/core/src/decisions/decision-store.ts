@@ -75,9 +75,9 @@ export class DecisionStore {
   async onWebhook(identificationId: string, hint: StatusHint): Promise<boolean> {
     const key = identificationKey(identificationId);
     this.#written.delete(key);
-    // A session's events leave the identification's status as it is (decision 3); an approval
-    // cannot revoke, and a stored refusal is read again by the gate anyway.
-    if (!hint?.type?.startsWith('identification.') || isApproved(hint.status)) return false;
+    // A session's events leave the identification's status as it is (decision 3).
+    if (!hint?.type?.startsWith('identification.')) return false;
+    if (isApproved(hint.status)) return this.#endRefusalHold(key, hint.occurredAt);
     const stored = await this.stored(key);
     if (stored?.at === RETIRED_AT) return false;
     const given = hint.status;
@@ -88,6 +88,19 @@ export class DecisionStore {
     );
     const stood = await this.put(key, { status, at, source: 'webhook' });
     return stored !== undefined && stood !== false;
+  }
+
+  /**
+   * A verified approval never grants (nor revokes). But one that happened after the verified refusal
+   * stored ends that refusal's hold (refusalSettleMs): the service approved again (a reviewer's
+   * overturn), so its APPROVED reads no longer lag the refusal. The decision becomes unknown and the
+   * next gated request reads: only that read grants. An approval from before the refusal (delivered
+   * late, or retried: its payload keeps its own time) changes nothing. true: the caller reads at once.
+   */
+  async #endRefusalHold(key: string, occurredAt: number | undefined): Promise<boolean> {
+    const refusal = verifiedRefusal(await this.stored(key));
+    if (refusal === undefined || occurredAt === undefined || occurredAt <= refusal.at) return false;
+    return (await this.put(key, { status: null, at: this.now(), source: 'webhook' })) !== false;
   }
 
   /**

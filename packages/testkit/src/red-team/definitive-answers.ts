@@ -32,6 +32,15 @@ export function describeDefinitiveAnswers(apiKey: string, start: StartApp): void
       status: 'REJECTED',
     });
 
+  const approve = (app: GatedApp, identificationId: string, occurredAt: number) =>
+    deliverWebhook(app.browser(), {
+      secret,
+      identificationId,
+      type: 'identification.approved',
+      status: 'APPROVED',
+      occurredAt,
+    });
+
   describe('a definitive answer is a decision, not an outage', () => {
     it('the service no longer has the identification (404): the visit ends, the person is asked to verify again', async () => {
       await withApp({ maxAgeMs: 100 }, async (app, upstream) => {
@@ -90,6 +99,21 @@ export function describeDefinitiveAnswers(apiKey: string, start: StartApp): void
         });
         expect(late.status).toBe(204);
         expect(await gatedEvery(person, 5, 50)).toEqual(Array(5).fill(200));
+      });
+    });
+
+    it('an approval the service gives after the refusal ends the hold at once; its event from before the refusal, delivered late, does not', async () => {
+      await withApp({ webhookSecret: secret }, async (app, upstream) => {
+        const approvedAt = Date.now();
+        const { person, id } = await inVisit(app, upstream);
+        expect((await refuse(app, id)).status).toBe(204);
+        expect((await person.get('/api/data')).status).toBe(403);
+        // The first approval's event, retried after the refusal: the hold (5 s by default) stands.
+        expect((await approve(app, id, approvedAt)).status).toBe(204);
+        expect(await gatedEvery(person, 3, 50)).toEqual([403, 403, 403]);
+        // A reviewer approves again: its event is newer than the refusal; the next request reads.
+        expect((await approve(app, id, Date.now())).status).toBe(204);
+        expect((await person.get('/api/data')).status).toBe(200);
       });
     });
 
