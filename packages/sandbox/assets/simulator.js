@@ -140,10 +140,12 @@ function stopPolling() {
 
 // ---- step 2: the one-time password ---------------------------------------------------------------
 
+// The step shows once its message is in: text arriving above the form after it showed moved the
+// Confirm button under a finger already on its way (a click in e2e landed where it had been).
 async function openOtpStep(view) {
-  show('step-otp');
   $('otp-intro').textContent = view.contact ? t('otpSentTo', { contact: view.contact.masked }) : '';
   await refreshInbox();
+  show('step-otp');
   $('otp-input').focus();
 }
 
