@@ -80,7 +80,11 @@ test('429 TOO_MANY_LONG_POLLS with Retry-After 0 or -1 is retried after the back
     });
   }
   await page.goto(stub.page({ attrs: 'endpoint="/identity" poll-interval="400" auto-start' }));
-  await expect.poll(() => stub.calls('/identity/status').length).toBeGreaterThanOrEqual(4);
+  // Three backoffs take up to 500 + 1000 + 2000 ms by design: more than expect's 5 s once a loaded
+  // machine adds the page's start, so the wait is the design's sum with room, not the default.
+  await expect
+    .poll(() => stub.calls('/identity/status').length, { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(4);
   const calls = stub.calls('/identity/status');
   // Backoff 400·2ⁿ ms ±25% (300 ms at least; 250 leaves room for timer granularity): never at once.
   for (let i = 1; i < 4; i++) expect(calls[i]!.at - calls[i - 1]!.answeredAt!).toBeGreaterThanOrEqual(250);
