@@ -21,8 +21,8 @@ test('verified once: still verified after signing out and in again, until forgot
   await page.waitForURL((url) => url.pathname === '/');
   await site.signInAs({ name: 'Grace Hopper', email: `grace.${Date.now()}@example.com` }, '/account');
   await expect(page).toHaveURL(/\/verify(\?|$)/);
-  // Her verification started (signing out while it is being created is a race of its own, left open:
-  // the kit's session move in that request carries her session over to a new id).
+  // Her verification started: this test is about what stays after it. Signing out while it is being
+  // created is a race of its own, tested in packages/express/test/signout-race.test.ts.
   await site.expectPhase('awaiting_user');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL((url) => url.pathname === '/');

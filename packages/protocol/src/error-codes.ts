@@ -77,6 +77,11 @@ export const ERROR_CODE = {
   NOT_APPROVED: 'NOT_APPROVED',
   /** Another request of this browser session is creating the verification: ask again shortly. */
   SESSION_CREATION_IN_PROGRESS: 'SESSION_CREATION_IN_PROGRESS',
+  /**
+   * Express: the browser session ended (the person signed out in another tab) while its verification
+   * was being created. Nothing was kept: ask again, as the browser now is.
+   */
+  SESSION_ENDED: 'SESSION_ENDED',
   /** Too many new sessions from this browser, account or address: wait for Retry-After. */
   TOO_MANY_SESSIONS: 'TOO_MANY_SESSIONS',
   /** Too many long-polls open for this verification or this server: wait for Retry-After. */

@@ -5,9 +5,11 @@ import type {
   ContactOf as ContactOfOf,
 } from '@verify-kit/core/internal/creation/send-link';
 import { markerOf, VISIT_KEY, type VisitSession } from '@verify-kit/core/internal/decisions/visit-marker';
+import { ERROR_CODE, kitError } from '@verify-kit/core/internal/shared/errors';
 import { normalizeAddress } from '@verify-kit/core/internal/shared/ip-address';
 import type { Request, Response } from 'express';
 import { clearProof, issueProof, proves } from './binding-proof.js';
+import { keepEndedSessionEnded } from './ended-session.js';
 import { readSessionBinding, sessionOf } from './express-session.js';
 import { moveSession } from './session-rotation.js';
 
@@ -54,10 +56,16 @@ class ExpressVisitor implements Visitor {
   async bind(binding: VerificationBinding): Promise<void> {
     const { req, res } = this;
     if (res === undefined) throw new TypeError('binding a verification needs the response');
-    const proof = issueProof(req, res, sessionOf(req));
-    await moveSession(req, (session) => {
-      session.verifyKit = { ...binding, proof };
+    const moved = await moveSession(req, (session) => {
+      session.verifyKit = { ...binding, proof: issueProof(req, res, session) };
     });
+    if (!moved) {
+      keepEndedSessionEnded(req);
+      throw kitError(
+        ERROR_CODE.SESSION_ENDED,
+        'the browser session ended while its verification was being created (signed out in another tab?): ask again',
+      );
+    }
   }
 
   async approve(binding: VerificationBinding, approvedAt: string): Promise<void> {
@@ -67,9 +75,11 @@ class ExpressVisitor implements Visitor {
     if (approving.has(oldId)) return;
     approving.add(oldId);
     try {
-      await moveSession(req, (session) => {
+      const moved = await moveSession(req, (session) => {
         session.verifyKit = { ...binding, approvedAt };
       });
+      // A session that ended meanwhile is not moved: this request's answer stands, nothing is kept.
+      if (!moved) keepEndedSessionEnded(req);
     } finally {
       approving.delete(oldId);
     }
@@ -77,6 +87,7 @@ class ExpressVisitor implements Visitor {
 
   forget(): void {
     const session = sessionOf(this.req);
+    keepEndedSessionEnded(this.req);
     if (session.verifyKit !== undefined) delete session.verifyKit;
     if (this.res !== undefined && !this.res.headersSent) clearProof(this.req, this.res);
   }
@@ -88,6 +99,7 @@ class ExpressVisitor implements Visitor {
   setVisit(marker: VisitMarker | undefined): void {
     const session = visitSessionOf(this.req);
     if (session === undefined) return;
+    keepEndedSessionEnded(this.req);
     if (marker !== undefined) session[VISIT_KEY] = marker;
     else if (VISIT_KEY in session) delete session[VISIT_KEY];
   }
@@ -98,6 +110,7 @@ class ExpressVisitor implements Visitor {
   }
 
   setClientId(id: string): void {
+    keepEndedSessionEnded(this.req);
     (sessionOf(this.req) as WithClient).verifyKitClient = id;
   }
 }

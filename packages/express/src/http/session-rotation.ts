@@ -1,6 +1,7 @@
 import { VerifyKitError } from '@verify-kit/client';
 import { ERROR_CODE } from '@verify-kit/core/internal/shared/errors';
 import type { Request } from 'express';
+import { endedMeanwhile } from './ended-session.js';
 import { type KitSession, sessionOf } from './express-session.js';
 
 type SessionRequest = Request & { sessionID: string; session: KitSession };
@@ -33,21 +34,27 @@ function integratorData(session: KitSession): Record<string, unknown> {
  * one sent with the old cookie after the move finds no session (bindings.ts keeps concurrent
  * approvals from moving twice). Not kept for a grace: express-session's touch() at the end of any
  * request on the old id would renew it to a full lifetime. No other request is ever handed the new id.
+ *
+ * A session that ended while this request ran (the person signed out in another tab) is not moved:
+ * carrying its data to a new id would sign the person in again. Answers false then, having written
+ * nothing; true once moved.
  */
-export async function moveSession(req: Request, patch: (session: KitSession) => void): Promise<void> {
+export async function moveSession(req: Request, patch: (session: KitSession) => void): Promise<boolean> {
   const session = sessionOf(req);
   if (!canRotate(session)) {
     patch(session);
-    return;
+    return true;
   }
   const sreq = req as SessionRequest;
   const kept = integratorData(session);
   try {
+    if (await endedMeanwhile(req)) return false;
     // regenerate() destroys the old id in the store, then gives this request a new, empty session.
     await callback((done) => sreq.session.regenerate(done));
     Object.assign(sreq.session, kept);
     patch(sreq.session);
     await callback((done) => sreq.session.save(done));
+    return true;
   } catch (cause) {
     throw new VerifyKitError(ERROR_CODE.SESSION_STORE_ERROR, 'the session store failed to save the session', {
       cause,
