@@ -1,6 +1,7 @@
 import { ERROR_CODES, isApproved, isVerifyKitError, VerifyKitError } from '@verify-kit/client/fetch';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
 import { eventTypeOf, reasonOf } from '../shared/instrumentation.js';
+import type { StatusHint } from '../status/status-bus.js';
 import { verifyWebhook } from '../web/webhooks.js';
 import { MemoryReplayStore, REPLAY_TTL_SECONDS } from '../webhooks/replay-store.js';
 import { SUBMISSION_EVENTS } from '../webhooks/submission-hints.js';
@@ -92,11 +93,13 @@ const v1Payload: WebhookPayloadParser = (json) => {
 
 /**
  * When the event happened, in the kit's clock: the payload's time, never later than its arrival (a
- * sender's clock ahead of ours, or a payload that says nothing, counts as now).
+ * sender's clock ahead of ours counts as now). undefined when the payload says nothing: such an
+ * event counts as now where that is safe (a refusal, a review step), and never as newer than a
+ * refusal (an approval ends no refusal's hold: decision-store.ts).
  */
-function occurredAt(given: number | string | undefined, arrivedAt: number): number {
+function occurredAt(given: number | string | undefined, arrivedAt: number): number | undefined {
   const at = typeof given === 'number' ? given : typeof given === 'string' ? Date.parse(given) : Number.NaN;
-  return Number.isFinite(at) ? Math.min(Math.trunc(at), arrivedAt) : arrivedAt;
+  return Number.isFinite(at) ? Math.min(Math.trunc(at), arrivedAt) : undefined;
 }
 
 /** What the delivery is about; undefined for a body the kit does not know (a test ping, a new event). */
@@ -140,12 +143,18 @@ async function claimDelivery(core: KitCore, local: MemoryReplayStore, id: string
 }
 
 /** Tells the status bus (every instance's long-polls), then reads once if the kit tells events. */
-async function announce(core: KitCore, identificationId: string, type: string, status: unknown, at: number) {
-  const hint = {
+async function announce(
+  core: KitCore,
+  identificationId: string,
+  type: string,
+  status: unknown,
+  at: number | undefined,
+) {
+  const hint: StatusHint = {
     type,
     documentSubmitted: SUBMISSION_EVENTS.includes(type),
     ...(typeof status === 'string' && status.length <= 64 ? { status } : {}),
-    occurredAt: at,
+    ...(at === undefined ? {} : { occurredAt: at }),
   };
   // The stored decision first (refused at once on every instance sharing the store), then the bus.
   const decided = await core.decisions.onWebhook(identificationId, hint);

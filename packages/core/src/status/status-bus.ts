@@ -11,8 +11,9 @@ export interface StatusHint {
   /** The identification's status the event gives, if any: one not APPROVED refuses at once; never a grant. */
   status?: string;
   /**
-   * When the event happened (epoch ms, the payload's `timestamp`, never later than its arrival): a
-   * review step delivered late never displaces a decision the kit read after it.
+   * When the event happened (epoch ms, the payload's `timestamp`, never later than its arrival;
+   * absent when the payload gives none): a review step delivered late never displaces a decision the
+   * kit read after it, and only an approval known to be newer than a refusal ends its hold.
    */
   occurredAt?: number;
 }

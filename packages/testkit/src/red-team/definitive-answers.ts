@@ -40,6 +40,16 @@ export function describeDefinitiveAnswers(apiKey: string, start: StartApp): void
       status: 'APPROVED',
       occurredAt,
     });
+  /** An approval event whose payload gives no time of its own: from before the refusal or after, unknown. */
+  const approveUntimed = (app: GatedApp, identificationId: string) =>
+    deliverWebhook(app.browser(), {
+      secret,
+      identificationId,
+      rawBody: JSON.stringify({
+        type: 'identification.approved',
+        data: { identificationId, status: 'APPROVED' },
+      }),
+    });
 
   describe('a definitive answer is a decision, not an outage', () => {
     it('the service no longer has the identification (404): the visit ends, the person is asked to verify again', async () => {
@@ -102,7 +112,7 @@ export function describeDefinitiveAnswers(apiKey: string, start: StartApp): void
       });
     });
 
-    it('an approval the service gives after the refusal ends the hold at once; its event from before the refusal, delivered late, does not', async () => {
+    it('an approval the service gives after the refusal ends the hold at once; its event from before the refusal, delivered late, or one with no time, does not', async () => {
       await withApp({ webhookSecret: secret }, async (app, upstream) => {
         const approvedAt = Date.now();
         const { person, id } = await inVisit(app, upstream);
@@ -110,6 +120,9 @@ export function describeDefinitiveAnswers(apiKey: string, start: StartApp): void
         expect((await person.get('/api/data')).status).toBe(403);
         // The first approval's event, retried after the refusal: the hold (5 s by default) stands.
         expect((await approve(app, id, approvedAt)).status).toBe(204);
+        expect(await gatedEvery(person, 3, 50)).toEqual([403, 403, 403]);
+        // One that does not say when it happened could be that same late event: the hold stands.
+        expect((await approveUntimed(app, id)).status).toBe(204);
         expect(await gatedEvery(person, 3, 50)).toEqual([403, 403, 403]);
         // A reviewer approves again: its event is newer than the refusal; the next request reads.
         expect((await approve(app, id, Date.now())).status).toBe(204);
