@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateWebhookSecret } from '@verify-kit/client';
 import { DELIVERY_LEASE_MS } from '@verify-kit/core/internal/status/event-delivery';
 import { type Sandbox, startSandbox } from '@verify-kit/sandbox';
 import {
@@ -14,6 +15,7 @@ import {
   expectKeyNeverLeaked,
   type InstanceProcess,
   type RedisServer,
+  startFaultProxy,
   startInstanceProcess,
   startRedisServer,
   until,
@@ -51,13 +53,18 @@ afterAll(async () => {
 
 type Recorded = StatusChangeEvent & { id?: string; pid: number };
 
-async function instance(name: string, fault?: EventInstanceOptions['fault']): Promise<InstanceProcess> {
+async function instance(
+  name: string,
+  fault?: EventInstanceOptions['fault'],
+  more: Partial<EventInstanceOptions> = {},
+): Promise<InstanceProcess> {
   const options: EventInstanceOptions = {
     baseUrl: sandbox.url,
     apiKey: API_KEY,
     redisUrl: redis.url,
     eventsFile: path.join(dir, `${name}.jsonl`),
     ...(fault === undefined ? {} : { fault }),
+    ...more,
   };
   const child = await startInstanceProcess(ENTRY, { EVENT_INSTANCE: JSON.stringify(options) });
   started.push(child);
@@ -75,15 +82,15 @@ function approvals(name: string, identificationId: string): Recorded[] {
     .filter((event) => event.identificationId === identificationId && event.status === 'APPROVED');
 }
 
-/** `account` starts a verification on `on` and the sandbox approves it; nobody has read it yet. */
-async function approvedAt(on: InstanceProcess, account: string): Promise<string> {
+/** `account` starts a verification on `on` and the service approves it; nobody has read it yet. */
+async function approvedAt(on: InstanceProcess, account: string, service: Sandbox = sandbox): Promise<string> {
   const created = await new Browser(on.url).post<{ sessionCode: string }>(
     '/identity/session',
     {},
     { 'x-account': account },
   );
   expect(created.status, `${created.text}\n${on.output()}`).toBe(201);
-  return approveInSandbox({ url: sandbox.url, apiKey: API_KEY }, created.json.sessionCode);
+  return approveInSandbox({ url: service.url, apiKey: API_KEY }, created.json.sessionCode);
 }
 
 /** The account's status, read on `on`: an upstream read, as every request that reads it is. */
@@ -152,6 +159,45 @@ describe('an approval is told once, whatever stops the instance telling it', { t
     redis = await startRedisServer({ port, dataDir: path.join(dir, 'redis') });
     await until(() => approvals('a3', identificationId).length > 0, 'A told the approval');
     expect(approvals('a3', identificationId)).toHaveLength(1);
+  });
+});
+
+describe('an approval only a webhook brought, nobody reading it after', { timeout: 120_000 }, () => {
+  it('the instance killed telling it, before its 204: the service’s retry reaches another instance, which tells it (same id)', async () => {
+    const secret = generateWebhookSecret();
+    // The load balancer in front of the instances: A, then B once A is gone.
+    const balancer = await startFaultProxy();
+    const service = await startSandbox({
+      apiKey: API_KEY,
+      reviewDelayMs: 0,
+      webhookUrl: `${balancer.url}/identity/webhook`,
+      webhookSecret: secret,
+      webhookRetryBaseMs: 200,
+    });
+    try {
+      const behind = { baseUrl: service.url, webhookSecret: secret };
+      const [a, b] = await Promise.all([
+        instance('a4', 'hang-in-handler', behind),
+        instance('b4', undefined, behind),
+      ]);
+      balancer.setTarget(a.url);
+      const identificationId = await approvedAt(a, 'hedy', service);
+      // The approval's webhook: A reads it and calls the handler, which never returns; no 204 yet.
+      const handling = new RegExp(`fault: hang-in-handler ${identificationId} (\\S+)`);
+      await until(() => handling.test(a.output()), 'A called the handler for the webhook');
+      const calledAt = Date.now();
+      const eventId = handling.exec(a.output())?.[1];
+      balancer.setTarget(b.url);
+      a.kill();
+      // B takes the retry (the delivery known in Redis) and reads; it tells once A's claim runs out.
+      await until(() => Date.now() > calledAt + DELIVERY_LEASE_MS, 'the claim ran out');
+      await until(() => approvals('b4', identificationId).length > 0, 'B told the approval');
+      expect(approvals('b4', identificationId)).toHaveLength(1);
+      expect(approvals('b4', identificationId)[0]).toMatchObject({ accountId: 'hedy', id: eventId });
+      expect(approvals('a4', identificationId)).toEqual([]);
+    } finally {
+      await Promise.all([service.close(), balancer.close()]);
+    }
   });
 });
 

@@ -74,11 +74,12 @@ it("a verified webhook's follow-up is handed to executionCtx.waitUntil (Workers)
     expect(res.status).toBe(204);
     expect(kept).toHaveLength(1);
     await expect(kept[0]).resolves.toBeUndefined();
-    // A refused delivery (a replay) has no follow-up.
+    // A delivery again (a retry): this instance finished its work, nothing new is started.
     const replay = signed(identificationId);
     await app.fetch(replay.clone(), {}, executionCtx as never);
     await app.fetch(replay, {}, executionCtx as never);
-    expect(kept).toHaveLength(2);
+    expect(kept).toHaveLength(3);
+    expect(kept[2]).toBe(kept[1]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { ERROR_CODES, isApproved, isVerifyKitError, VerifyKitError } from '@verify-kit/client/fetch';
 import { ERROR_CODE, kitError } from '../shared/errors.js';
 import { eventTypeOf, reasonOf } from '../shared/instrumentation.js';
+import { BoundedMap } from '../shared/lru.js';
 import type { StatusHint } from '../status/status-bus.js';
 import { verifyWebhook } from '../web/webhooks.js';
 import { MemoryReplayStore, REPLAY_TTL_SECONDS } from '../webhooks/replay-store.js';
@@ -177,27 +178,73 @@ async function announce(
   // The long-polls' re-read the hint started is part of this webhook's work: where the runtime ends
   // what a finished request left running (workerd), it must end within waitUntil, not be cut short.
   await core.reader.inFlight(identificationId)?.catch(() => undefined);
+  await core.events.settled(tracked ?? identificationId);
+}
+
+/**
+ * A delivery accepted before comes again: the sender did not get the first answer (the instance
+ * that took it was killed, or its 204 was lost). What that instance may not have finished is done
+ * here, without the event's word (a replay changes no decision): a fresh read, and the events the
+ * identification's record holds untold.
+ */
+async function observeAgain(core: KitCore, identificationId: string): Promise<void> {
+  const tracked = await core.events.tracked(identificationId);
+  if (tracked === undefined) return;
+  core.events.tellPending(tracked);
+  core.reader.invalidate(tracked);
+  await core.reader.read(tracked).catch(() => undefined);
+  await core.events.settled(tracked);
 }
 
 const ACKNOWLEDGED: Answer = { status: 204, headers: {} };
 
 /**
- * The answer, and the work after it (`after`: run it once the 204 is out, e.g. `waitUntil`): the
- * hint on the status bus, the stored decision, a read.
+ * How long the 204 waits for the delivery's work (the stored decision, the read, onStatusChange told):
+ * an instance killed before it answers leaves the delivery to the sender's retry, which another
+ * instance finishes (observeAgain). Below the 5 s senders commonly wait; work that takes longer goes
+ * on after the answer (`after`).
+ */
+export const WEBHOOK_ANSWER_WITHIN_MS = 3000;
+
+/** The 204 once `work` is done or WEBHOOK_ANSWER_WITHIN_MS has passed; the rest of it as `after`. */
+async function answerAfter(work: Promise<void>): Promise<{ answer: Answer; after: () => Promise<void> }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, WEBHOOK_ANSWER_WITHIN_MS);
+  });
+  await Promise.race([work, waited]);
+  clearTimeout(timer);
+  return { answer: ACKNOWLEDGED, after: () => work };
+}
+
+/**
+ * The answer once the delivery's work is done (the stored decision, the hint on the status bus, a
+ * read, onStatusChange told) or WEBHOOK_ANSWER_WITHIN_MS has passed, and what is left of that work
+ * (`after`: keep it running once the 204 is out, e.g. `waitUntil`).
  */
 async function receive(
   core: KitCore,
-  replays: MemoryReplayStore,
+  deliveries: Deliveries,
   input: WebhookInput,
 ): Promise<{ answer: Answer; after?: () => Promise<void> }> {
   refuseEarly(core, input);
   const body = await input.readBody();
   const id = await verify(core, input, body);
   // A healthy sender is never refused: a retry after a lost 2xx, a test ping, a new event type.
-  if (!(await claimDelivery(core, replays, id))) {
+  if (!(await claimDelivery(core, deliveries.replays, id))) {
     core.log.debug('webhook: a delivery already accepted, acknowledged again');
     core.instrument?.({ type: 'webhook.received', result: 'replayed' });
-    return { answer: ACKNOWLEDGED };
+    // Its work here, once per delivery: under way (a copy arriving meanwhile), or done again.
+    let work = deliveries.work.get(id);
+    if (work === undefined) {
+      const payload = parsePayload(core, body);
+      if (payload === undefined) return { answer: ACKNOWLEDGED };
+      work = observeAgain(core, payload.identificationId).catch((error: unknown) =>
+        core.logFailure(error, 'POST /webhook (a delivery again)'),
+      );
+      deliveries.work.set(id, work);
+    }
+    return answerAfter(work);
   }
   const payload = parsePayload(core, body);
   if (payload === undefined) {
@@ -210,22 +257,31 @@ async function receive(
   core.log.debug('webhook accepted', { type, identificationId });
   core.audit({ type: 'webhook.accepted', identificationId, detail: type });
   core.instrument?.({ type: 'webhook.received', result: 'accepted', eventType: eventTypeOf(type) });
-  const after = () =>
-    announce(core, identificationId, type, status, at).catch((error: unknown) =>
-      core.logFailure(error, 'POST /webhook (after 204)'),
-    );
-  return { answer: ACKNOWLEDGED, after };
+  const work = announce(core, identificationId, type, status, at).catch((error: unknown) =>
+    core.logFailure(error, 'POST /webhook'),
+  );
+  deliveries.work.set(id, work);
+  return answerAfter(work);
+}
+
+/** What one kit's receiver keeps of deliveries: the ids this process accepted, and their work. */
+interface Deliveries {
+  replays: MemoryReplayStore;
+  work: BoundedMap<string, Promise<void>>;
 }
 
 /**
- * POST /webhook: the raw body, a verified signature, a fresh timestamp: then 204, and the hint goes
- * out on the status bus (`after`). A bad signature, a stale timestamp or no secret is refused,
- * changing nothing. One per kit: `replays` are the deliveries this process accepted.
+ * POST /webhook: the raw body, a verified signature, a fresh timestamp: the hint goes out on the
+ * status bus, the change is read and told, then 204 (receive). A bad signature, a stale timestamp or
+ * no secret is refused, changing nothing. One per kit: the deliveries this process accepted.
  */
 export function webhookReceiver(core: KitCore) {
-  const replays = new MemoryReplayStore(() => core.now());
+  const deliveries: Deliveries = {
+    replays: new MemoryReplayStore(() => core.now()),
+    work: new BoundedMap(10_000, REPLAY_TTL_SECONDS * 1000),
+  };
   return (input: WebhookInput): Promise<{ answer: Answer; after?: () => Promise<void> }> =>
-    receive(core, replays, input).catch((error: unknown) => {
+    receive(core, deliveries, input).catch((error: unknown) => {
       core.instrument?.({ type: 'webhook.received', result: 'refused', reason: reasonOf(error) });
       core.logFailure(error, 'POST /webhook');
       return { answer: errorAnswer(error) };

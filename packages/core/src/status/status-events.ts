@@ -52,6 +52,8 @@ interface Work {
   read: Read | undefined;
   /** A newer read arrived while it was looked at: once more. */
   again: boolean;
+  /** Settles when the look ends: the events the record holds told, or left to a claim elsewhere. */
+  done?: Promise<void>;
 }
 
 /** Events kept in a record that later transitions carry while nobody is known to have told them. */
@@ -126,6 +128,19 @@ export class StatusEvents {
     this.#enqueue(identificationId, { identification, readStartedAt });
   }
 
+  /**
+   * Settles once the look at this identification under way (if any) has ended: its change recorded
+   * and its events told, or left to the instance whose claim holds them. Never rejects.
+   */
+  settled(identificationId: string): Promise<void> {
+    return this.#work.get(identificationKey(identificationId))?.done ?? Promise.resolve();
+  }
+
+  /** Tells what the identification's record holds and nobody is known to have told. */
+  tellPending(identificationId: string): void {
+    if (this.enabled) this.#enqueue(identificationId, undefined);
+  }
+
   /** The kit closes: no more looks; waits up to `ms` for the handlers running to return. */
   async close(ms = 2000): Promise<void> {
     await this.#delivery?.close(ms);
@@ -142,7 +157,7 @@ export class StatusEvents {
     }
     const started: Work = { id, read, again: false };
     this.#work.set(key, started);
-    void this.#run(key, started);
+    started.done = this.#run(key, started);
   }
 
   /** Looks at the record until nothing newer came meanwhile; a store failure is tried again, with backoff. */

@@ -8,14 +8,16 @@
 //   stopped meanwhile: the next store call after the write meets the outage);
 // - 'hang-in-handler': the handler is called for APPROVED and never returns (the product never
 //   finished its work when the process is killed).
-// Each such moment prints `fault: <moment> <identificationId> [<event id>]`.
+// Each such moment prints `fault: <moment> <identificationId> [<event id>]`. With a webhookSecret it
+// receives the service's webhooks (through a test's load balancer).
 import { appendFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { announceListening } from '@verify-kit/testkit';
 import express from 'express';
 import session from 'express-session';
+import { createClient } from 'redis';
 import { createVerifyKit, type RecordStore, type StatusChangeEvent } from '../../src/index.js';
-import { createRedisBindingStore } from '../../src/redis.js';
+import { createRedisBindingStore, createRedisReplayStore } from '../../src/redis.js';
 
 export interface EventInstanceOptions {
   baseUrl: string;
@@ -23,6 +25,8 @@ export interface EventInstanceOptions {
   redisUrl: string;
   eventsFile: string;
   fault?: 'freeze-after-approval' | 'pause-after-approval' | 'hang-in-handler';
+  /** Receives the service's signed webhooks, with the deliveries it accepted kept in Redis too. */
+  webhookSecret?: string;
 }
 
 const options = JSON.parse(process.env.EVENT_INSTANCE ?? '{}') as EventInstanceOptions;
@@ -60,7 +64,16 @@ function storeWithFault(): RecordStore {
   };
 }
 
+/** The webhook's options: the secret, and the deliveries accepted shared by every instance. */
+async function webhookOptions() {
+  if (options.webhookSecret === undefined) return {};
+  const client = createClient({ url: options.redisUrl });
+  await client.connect();
+  return { webhookSecret: options.webhookSecret, replayStore: createRedisReplayStore({ client }) };
+}
+
 const kit = createVerifyKit({
+  ...(await webhookOptions()),
   baseUrl: options.baseUrl,
   apiKey: options.apiKey,
   workflowId: 'default',

@@ -13,7 +13,7 @@ function headersOf(req: Request): Headers {
   return headers;
 }
 
-/** POST /webhook (answers/webhook.ts): the 204 is written before the work after it. */
+/** POST /webhook (answers/webhook.ts): the 204 once its work is done (at most 3 s), the rest after it. */
 export function webhookRoute(core: KitCore): RequestHandler {
   const receive = webhookReceiver(core);
   return (req, res) => {
