@@ -17,6 +17,20 @@ export type SandboxControl = SandboxControlOptions;
 export const setStatus = (sandbox: SandboxControl, identificationId: string, status: OverrideStatus) =>
   createSandboxControl(sandbox).setStatus(identificationId, status);
 
+/**
+ * Whether the sandbox sent the `eventType` webhook of the identification at or after `since` (ISO)
+ * and the demo answered it 2xx: the kit answers once it has stored and told the change.
+ */
+export async function webhookAnswered(
+  sandbox: SandboxControl,
+  identificationId: string,
+  eventType: string,
+  since: string,
+): Promise<boolean> {
+  const deliveries = await createSandboxControl(sandbox).deliveries({ identificationId });
+  return deliveries.some((d) => d.eventType === eventType && d.ok && d.sentAt >= since);
+}
+
 export async function advanceClock(sandbox: SandboxControl, ms: number): Promise<void> {
   await createSandboxControl(sandbox).advanceClock(ms);
 }

@@ -2,7 +2,7 @@ import type { BrowserContext } from '@playwright/test';
 import { startDemo } from '@verify-kit/demo';
 import { expect, type NewContext, test } from '../support/fixtures.js';
 import { type DemoPerson, DemoSite } from '../support/flow.js';
-import { setStatus } from '../support/sandbox-control.js';
+import { setStatus, webhookAnswered } from '../support/sandbox-control.js';
 
 /**
  * Upstream status reads the demo recorded since `since` (an ISO time). Counted by time, not by the
@@ -107,8 +107,13 @@ test('a visit reads the status once, then answers from the stored decision; a ne
   expect((await site.apiGet('/api/demo/account')).status()).toBe(403);
   await site.snap('verify-approval-revoked');
 
-  // And the other way round: an approval given again opens the gate at the next request.
+  // And the other way round: an approval given again opens the gate at the next request once its
+  // webhook is in (until then the refusal holds against reads saying APPROVED: refusalSettleMs).
+  const beforeReapproval = new Date().toISOString();
   await setStatus(demo.sandbox, identificationId, 'APPROVED');
+  await expect
+    .poll(() => webhookAnswered(demo.sandbox, identificationId, 'identification.approved', beforeReapproval))
+    .toBe(true);
   await site.expectGateOpen();
 });
 
